@@ -1,0 +1,329 @@
+"""The ``lineage`` command: a thin layer over :mod:`lineage.api`.
+
+Exit codes: 0 success, 1 error (missing node, bad query, Neo4j error), 2 usage error,
+3 malformed input (nothing of that input was written), 4 the managed server could not be
+installed or started.
+
+>>> from click.testing import CliRunner
+>>> CliRunner().invoke(main, ["cypher", "list"]).exit_code
+0
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+from neo4j.exceptions import Neo4jError, ServiceUnavailable
+
+from . import server, templates
+from .errors import LineageError, ParseError, ServerError, TemplateError
+
+EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
+
+
+def samples_dir() -> Path:
+    """The real provenance samples bundled with the package (see samples/NOTICE.md)."""
+    return Path(__file__).with_name("samples")
+
+
+# ------------------------------------------------------------------ output
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, default=str, ensure_ascii=False)
+    return str(value)
+
+
+def emit(rows: list[dict], fmt: str, columns: list[str] | None = None) -> None:
+    """Print rows as an aligned table, JSON (an array of objects) or CSV."""
+    columns = columns or (list(rows[0]) if rows else [])
+    if fmt == "json":
+        click.echo(json.dumps(rows, default=str, ensure_ascii=False, indent=2))
+        return
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf)
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([_cell(row.get(c)) for c in columns])
+        click.echo(buf.getvalue(), nl=False)
+        return
+    if not rows:
+        click.echo("(no rows)")
+        return
+    cells = [[_cell(r.get(c)).replace("\n", "\\n")[:80] for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    click.echo("  ".join(c.ljust(w) for c, w in zip(columns, widths)))
+    click.echo("  ".join("-" * w for w in widths))
+    for row in cells:
+        click.echo("  ".join(v.ljust(w) for v, w in zip(row, widths)))
+
+
+FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]),
+                      default="table", show_default=True, help="Output format.")
+
+
+def _connect():
+    from .api import connect
+
+    return connect()
+
+
+class _Main(click.Group):
+    """Turns the project's errors into messages and exit codes."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except ParseError as exc:
+            click.echo(f"error: malformed input: {exc}", err=True)
+            click.echo("nothing of that input was written; --lenient skips and counts bad "
+                       "records instead", err=True)
+            sys.exit(EXIT_INPUT)
+        except ServerError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_SERVER)
+        except ServiceUnavailable as exc:
+            click.echo(f"error: Neo4j is not reachable: {exc}", err=True)
+            sys.exit(EXIT_SERVER)
+        except TemplateError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_USAGE)
+        except (LineageError, Neo4jError) as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_ERROR)
+
+
+@click.group(cls=_Main)
+@click.version_option(package_name="lineage-explorer")
+def main():
+    """lineage: HPC provenance (Pegasus, Swift, Chimbuko, XALT) in one Neo4j graph.
+
+    Uses NEO4J_URI / NEO4J_USERNAME / NEO4J_PASSWORD / NEO4J_DATABASE when set, else a
+    managed local Neo4j (started on demand; see `lineage neo4j status`).
+    """
+
+
+# ------------------------------------------------------------------ neo4j
+@main.group()
+def neo4j():
+    """Manage the local Neo4j server (loopback only, password in a private file)."""
+
+
+def _print_status(info: dict, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    state = "running" if info["running"] else "stopped"
+    click.echo(f"Neo4j {info['version']}: {state}")
+    for key in ("uri", "browser_url", "user", "password_file", "state_dir", "log"):
+        click.echo(f"  {key:14} {info.get(key)}")
+    if info["running"]:
+        click.echo(f"  log in to Neo4j Browser at {info['browser_url']} with user "
+                   f"{info['user']} and the password in {info['password_file']}")
+
+
+@neo4j.command("start")
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+def neo4j_start(as_json):
+    """Start the managed server (a no-op when it is running); waits for Bolt."""
+    _print_status(server.start(), as_json)
+
+
+@neo4j.command("stop")
+def neo4j_stop():
+    """Stop the managed server."""
+    info = server.stop()
+    click.echo("stopped" if not info["running"] else "still running")
+
+
+@neo4j.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+def neo4j_status(as_json):
+    """Show whether the managed server runs, its URIs and where its password is."""
+    _print_status(server.status(), as_json)
+
+
+# ------------------------------------------------------------------ load and stats
+def _progress_printer(quiet: bool):
+    def progress(event: str, info: dict) -> None:
+        if quiet or event != "done":
+            return
+        line = (f"{info['status']:12} {info['path']} [{info['format']}] "
+                f"{info['node_records']} node / {info['edge_records']} edge records"
+                f" in {info['seconds']} s")
+        if info["unresolved_edges"]:
+            line += f"; {info['unresolved_edges']} edges point at nodes not in the graph"
+        if info["skipped"]:
+            line += f"; skipped {sum(info['skipped'].values())}"
+        if info["unknown"]:
+            line += f"; unknown {sum(info['unknown'].values())} ({', '.join(list(info['unknown'])[:5])})"
+        click.echo(line, err=True)
+    return progress
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--source", type=click.Choice(["auto", "pegasus", "swift", "chimbuko", "xalt"]),
+              default="auto", show_default=True, help="Force the source system.")
+@click.option("--lenient", is_flag=True,
+              help="Skip and count malformed lines/records instead of stopping.")
+@click.option("--json", "as_json", is_flag=True, help="Print the per-input results as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No per-file lines on stderr.")
+def load(paths, source, lenient, as_json, quiet):
+    """Load provenance files, directories or database URLs into the graph."""
+    with _connect() as lin:
+        results = lin.load(paths, source=source, lenient=lenient,
+                           progress=_progress_printer(quiet or as_json))
+    if as_json:
+        click.echo(json.dumps([r.as_dict() for r in results], indent=2, default=str))
+    else:
+        loaded = [r for r in results if r.status == "loaded"]
+        click.echo(f"loaded {len(loaded)} of {len(results)} inputs")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True)
+def stats(as_json):
+    """Node counts per label, relationship counts per type, and the loads."""
+    with _connect() as lin:
+        info = lin.stats()
+    if as_json:
+        click.echo(json.dumps(info, indent=2, default=str))
+        return
+    click.echo("nodes:")
+    for label, count in info["nodes"].items():
+        click.echo(f"  {label:20} {count}")
+    click.echo("relationships:")
+    for rel, count in info["relationships"].items():
+        click.echo(f"  {rel:20} {count}")
+    click.echo(f"loads: {len(info['loads'])}")
+    for row in info["loads"]:
+        click.echo(f"  {row['status']:8} {row['format']:12} {row['path']}")
+
+
+# ------------------------------------------------------------------ queries
+def _params(pairs: tuple[str, ...]) -> dict:
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="-p")
+        name, value = pair.split("=", 1)
+        out[name] = value
+    return out
+
+
+@main.command()
+@click.argument("name_or_cypher")
+@click.option("-p", "--param", "params", multiple=True, help="NAME=VALUE (repeatable).")
+@FORMAT
+@click.option("--write", is_flag=True, help="Allow a Cypher string that writes.")
+def query(name_or_cypher, params, fmt, write):
+    """Run a template from cypher/ by name, or a Cypher string, with -p parameters.
+
+    Parameters of a Cypher string are strings unless they parse as JSON (numbers, lists).
+    """
+    given = _params(params)
+    with _connect() as lin:
+        if templates.is_template_name(name_or_cypher):
+            rows = lin.query(name_or_cypher, given)
+        else:
+            values = {}
+            for k, v in given.items():
+                try:
+                    values[k] = json.loads(v)
+                except ValueError:
+                    values[k] = v
+            rows = lin.write(name_or_cypher, values) if write else lin.query(name_or_cypher, values)
+    emit(list(rows), fmt, rows.columns)
+
+
+@main.group()
+def cypher():
+    """The query templates: list them, or show one ready for Neo4j Browser."""
+
+
+@cypher.command("list")
+@FORMAT
+def cypher_list(fmt):
+    """Every template with its purpose, parameters and returned columns."""
+    rows = [
+        {"name": t.name, "purpose": t.purpose,
+         "params": ", ".join(p.name + ("" if p.required else "?") for p in t.params),
+         "returns": ", ".join(t.returns)}
+        for t in templates.all_templates()
+    ]
+    if fmt == "table":
+        for r in rows:
+            click.echo(f"{r['name']}\n    {r['purpose']}\n    params: {r['params'] or '-'}"
+                       f"\n    returns: {r['returns']}")
+        return
+    emit(rows, fmt)
+
+
+@cypher.command("show")
+@click.argument("name")
+def cypher_show(name):
+    """Print a template with :param lines, ready to paste into Neo4j Browser."""
+    click.echo(templates.get(name).browser_text())
+
+
+# ------------------------------------------------------------------ reports and demo
+@main.command()
+@click.argument("uid")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The HTML file to write.")
+@click.option("--depth", default=3, show_default=True, help="Hops up and down for a node.")
+def report(uid, output, depth):
+    """Write the HTML lineage report of a run or any node."""
+    with _connect() as lin:
+        path = lin.report(uid, output, depth=depth)
+    click.echo(f"report: {Path(path).resolve()}")
+
+
+@main.command()
+@click.option("--yes", is_flag=True, help="Confirm: delete every node and relationship.")
+def reset(yes):
+    """Empty the graph (the schema stays)."""
+    if not yes:
+        raise click.UsageError("reset deletes the whole graph; pass --yes to confirm")
+    with _connect() as lin:
+        count = lin.reset()
+    click.echo(f"deleted {count} nodes")
+
+
+@main.command()
+@click.option("-o", "--output-dir", default="lineage-demo", show_default=True,
+              type=click.Path(file_okay=False), help="Where the reports go.")
+def demo(output_dir):
+    """Start the managed Neo4j (unless NEO4J_URI is set), load the bundled real samples and
+    write HTML reports."""
+    with _connect() as lin:
+        results = lin.load([samples_dir()], lenient=False, progress=_progress_printer(False))
+        runs = lin.query("runs")
+        out = Path(output_dir)
+        written = []
+        for run in runs:
+            safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in run["uid"])[:120]
+            written.append(lin.report(run["uid"], out / f"{safe}.html"))
+        info = lin.stats()
+    loaded = sum(r.status == "loaded" for r in results)
+    click.echo(f"loaded {loaded} sample files; graph has "
+               f"{sum(v for k, v in info['nodes'].items() if k == 'Lineage')} nodes")
+    for path in written:
+        click.echo(f"report: {Path(path).resolve()}")
+    if not os.environ.get("NEO4J_URI"):
+        status = server.status()
+        click.echo(f"Neo4j Browser: {status['browser_url']} (user {status['user']}, "
+                   f"password in {status['password_file']})")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,115 @@
+"""Which Neo4j to talk to, and a small handle that runs Cypher and returns plain rows.
+
+``NEO4J_URI`` (with ``NEO4J_USERNAME``, ``NEO4J_PASSWORD``, ``NEO4J_DATABASE``) names any
+server: ``bolt://``, ``neo4j://``, ``neo4j+s://`` (Aura, clusters). Without it the managed
+local server is used, and started if it is not running.
+
+>>> to_plain([1, {"a": (2, 3)}])
+[1, {'a': [2, 3]}]
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from neo4j import Driver, GraphDatabase, RoutingControl
+from neo4j.graph import Node as NeoNode
+from neo4j.graph import Path as NeoPath
+from neo4j.graph import Relationship as NeoRelationship
+from neo4j.time import Date, DateTime, Duration, Time
+
+from . import server
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where the graph lives and how to log in."""
+
+    uri: str
+    user: str
+    password: str
+    database: str | None
+    managed: bool
+
+    @classmethod
+    def from_env(cls, start_managed: bool = True) -> "Settings":
+        """Settings from the standard variables, else the managed server's."""
+        uri = os.environ.get("NEO4J_URI")
+        database = os.environ.get("NEO4J_DATABASE") or None
+        if uri:
+            return cls(
+                uri=uri,
+                user=os.environ.get("NEO4J_USERNAME", "neo4j"),
+                password=os.environ.get("NEO4J_PASSWORD", ""),
+                database=database,
+                managed=False,
+            )
+        info = server.start() if start_managed else server.status()
+        return cls(info["uri"], info["user"], server.password(), database, True)
+
+
+def to_plain(value: Any) -> Any:
+    """Driver values as plain Python: nodes and relationships become dicts, paths lists."""
+    if isinstance(value, NeoNode):
+        return {**{k: to_plain(v) for k, v in value.items()}, "_labels": sorted(value.labels)}
+    if isinstance(value, NeoRelationship):
+        return {
+            **{k: to_plain(v) for k, v in value.items()},
+            "_type": value.type,
+            "_start": value.start_node.get("uid") if value.start_node else None,
+            "_end": value.end_node.get("uid") if value.end_node else None,
+        }
+    if isinstance(value, NeoPath):
+        return [to_plain(n) for n in value.nodes]
+    if isinstance(value, (list, tuple)):
+        return [to_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_plain(v) for k, v in value.items()}
+    if isinstance(value, (DateTime, Date, Time)):
+        return value.iso_format()
+    if isinstance(value, Duration):
+        return str(value)
+    return value
+
+
+class Graph:
+    """A connection to the lineage graph.
+
+    >>> Graph.run.__doc__.split(".")[0]
+    'Run Cypher with parameters and return the rows as plain dicts'
+    """
+
+    def __init__(self, driver: Driver, database: str | None = None, settings: Settings | None = None):
+        self.driver = driver
+        self.database = database
+        self.settings = settings
+
+    @classmethod
+    def connect(cls, settings: Settings | None = None) -> "Graph":
+        settings = settings or Settings.from_env()
+        driver = GraphDatabase.driver(
+            settings.uri, auth=(settings.user, settings.password), notifications_min_severity="OFF"
+        )
+        driver.verify_connectivity()
+        return cls(driver, settings.database, settings)
+
+    def run(self, cypher: str, params: dict | None = None, write: bool = False) -> list[dict]:
+        """Run Cypher with parameters and return the rows as plain dicts."""
+        records, _, _ = self.driver.execute_query(
+            cypher,
+            parameters_=params or {},
+            database_=self.database,
+            routing_=RoutingControl.WRITE if write else RoutingControl.READ,
+        )
+        return [{k: to_plain(v) for k, v in r.items()} for r in records]
+
+    def close(self) -> None:
+        self.driver.close()
+
+    def __enter__(self) -> "Graph":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,60 @@
+"""The input formats lineage-explorer reads, one module per format family.
+
+Each module declares ``FORMATS``; :func:`formats` lists them all, :func:`detect` finds the
+one that reads a given file.
+
+>>> [f.name for f in formats() if f.source == "pegasus"][:1]
+['pegasus-bp']
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from ..errors import UnknownFormatError
+from .base import Format, LoadReport
+
+__all__ = ["Format", "LoadReport", "formats", "detect", "SOURCES", "HEAD_BYTES"]
+
+#: Loader modules, in detection order (the first format whose detector accepts a file wins).
+_MODULES = (
+    "pegasus_bp",
+)
+
+SOURCES = ("pegasus", "swift", "chimbuko", "xalt")
+HEAD_BYTES = 64 * 1024
+
+
+def formats() -> list[Format]:
+    """Every registered format."""
+    out: list[Format] = []
+    for name in _MODULES:
+        out.extend(importlib.import_module(f"{__name__}.{name}").FORMATS)
+    return out
+
+
+def detect(path: Path, source: str = "auto") -> Format | None:
+    """The format that reads ``path`` (restricted to one source unless ``source`` is auto).
+
+    Returns ``None`` when no format of that source recognises the file.
+    """
+    if source != "auto" and source not in SOURCES:
+        raise UnknownFormatError(f"unknown source {source!r}; expected one of {SOURCES}")
+    with open(path, "rb") as fh:
+        head = fh.read(HEAD_BYTES)
+    for fmt in formats():
+        if source not in ("auto", fmt.source):
+            continue
+        if fmt.detect(Path(path), head):
+            return fmt
+    return None
+
+
+def for_url(url: str, source: str = "auto") -> Format:
+    """The format that reads a database URL such as ``sqlite:///x.db`` or ``postgresql://``."""
+    scheme = url.split(":", 1)[0].split("+", 1)[0]
+    for fmt in formats():
+        if scheme in fmt.url_schemes and source in ("auto", fmt.source):
+            return fmt
+    raise UnknownFormatError(f"{url}: no {source} loader reads {scheme}:// URLs")

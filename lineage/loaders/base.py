@@ -1,0 +1,90 @@
+"""What every loader shares: the format registry entry and the per-file load report.
+
+A loader module exposes ``FORMATS``, a list of :class:`Format`. A format's ``parse`` reads
+one input and yields :class:`~lineage.records.Node` and :class:`~lineage.records.Edge`
+records; it never touches Neo4j. Malformed input raises :class:`~lineage.errors.ParseError`
+unless ``report.lenient`` is set, in which case the bad line or record is skipped and
+counted with :meth:`LoadReport.skip`.
+
+>>> r = LoadReport("x.bp", "pegasus-bp", lenient=True)
+>>> r.skip("x.bp", 3, "a key=value pair", "garbage")
+>>> r.skipped
+{'expected a key=value pair': 1}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+from ..errors import ParseError
+from ..records import Record
+
+MAX_MESSAGES = 50
+
+
+@dataclass
+class LoadReport:
+    """What happened while reading one input: skipped, unknown and inconsistent items."""
+
+    path: str
+    format: str
+    lenient: bool = False
+    skipped: Counter = field(default_factory=Counter)
+    unknown: Counter = field(default_factory=Counter)
+    warnings: list[str] = field(default_factory=list)
+    warning_count: int = 0
+    extra: dict = field(default_factory=dict)  # format-specific counters (e.g. events)
+
+    def skip(self, path: str, where: int | str | None, expected: str, found: str = "") -> None:
+        """Raise a :class:`ParseError`, or in lenient mode count it and go on."""
+        error = ParseError(path, where, expected, found)
+        if not self.lenient:
+            raise error
+        self.skipped[f"expected {expected}"] += 1
+        self.warn(str(error))
+
+    def unknown_item(self, what: str) -> None:
+        """Count an item that is valid but not understood (an unknown event type, say)."""
+        self.unknown[what] += 1
+
+    def warn(self, message: str) -> None:
+        """Keep a message for the user (the first :data:`MAX_MESSAGES` are kept)."""
+        self.warning_count += 1
+        if len(self.warnings) < MAX_MESSAGES:
+            self.warnings.append(message)
+
+    def summary(self) -> dict:
+        """A JSON-ready summary."""
+        return {
+            "path": self.path,
+            "format": self.format,
+            "skipped": dict(self.skipped),
+            "unknown": dict(self.unknown),
+            "warnings": list(self.warnings),
+            "warning_count": self.warning_count,
+            **self.extra,
+        }
+
+
+Detector = Callable[[Path, bytes], bool]
+Parser = Callable[[Path, LoadReport], Iterator[Record]]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One input format: its name, source system, how to recognise it and how to parse it.
+
+    ``detect(path, head)`` gets the path and the first 64 KiB of the file; ``parse(path,
+    report)`` yields records. ``url_schemes`` lists database URL schemes the format reads
+    (for inputs that are not files, such as ``postgresql://``).
+    """
+
+    name: str
+    source: str
+    detect: Detector
+    parse: Parser
+    url_schemes: tuple[str, ...] = ()
+    description: str = ""

@@ -1,0 +1,527 @@
+"""Pegasus Stampede event streams (NetLogger BP files written by pegasus-monitord and by
+the 5.x planner's ``*.static.bp``) into lineage records.
+
+Both spellings are read: ``event=stampede.job.info level=Info`` (monitord) and
+``event=job.info`` with every value quoted (planner 5.x). Task and job dependencies become
+``WAS_INFORMED_BY`` from child to parent; each attempt of a job is a ``JobInstance`` with
+its time-ordered states.
+
+>>> from lineage.loaders.base import LoadReport
+>>> lines = ['ts=1 event=stampede.wf.plan xwf.id=w dax.label=d',
+...          'ts=2 event=stampede.job.info xwf.id=w job.id=j type=1 type_desc=compute']
+>>> recs = list(parse_lines(lines, LoadReport("x.bp", "pegasus-bp")))
+>>> sorted(r.uid for r in recs if hasattr(r, "uid"))
+['pegasus:job:w:j', 'pegasus:workflow:w']
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from .. import model
+from ..records import Edge, Node, Record
+from . import pegasus_common as pc
+from .base import Format, LoadReport
+from .netlogger import BPSyntaxError, parse_line, parse_timestamp
+
+MAX_LINE = 16 * 1024 * 1024  # a longer line is malformed, not data
+
+
+class _Missing(Exception):
+    """An event lacks a key or has a value of the wrong type."""
+
+    def __init__(self, expected: str, found: str = ""):
+        super().__init__(expected)
+        self.expected = expected
+        self.found = found
+
+
+def _need(ev: dict[str, str], key: str) -> str:
+    value = ev.get(key)
+    if value is None or value == "":
+        raise _Missing(f"key {key!r} in a {ev.get('event', '?')} event")
+    return value
+
+
+def _int(ev: dict[str, str], key: str, required: bool = False) -> int | None:
+    value = ev.get(key)
+    if value is None or value in ("", "None", "null"):
+        if required:
+            raise _Missing(f"key {key!r} in a {ev.get('event', '?')} event")
+        return None
+    try:
+        return int(float(value)) if "." in value else int(value)
+    except ValueError:
+        raise _Missing(f"an integer for {key!r}", value) from None
+
+
+def _float(ev: dict[str, str], key: str) -> float | None:
+    value = ev.get(key)
+    if value is None or value in ("", "None", "null"):
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise _Missing(f"a number for {key!r}", value) from None
+
+
+def _time(ev: dict[str, str], key: str) -> float | None:
+    value = ev.get(key)
+    if value is None or value in ("", "None", "null"):
+        return None
+    try:
+        return parse_timestamp(value)
+    except ValueError:
+        raise _Missing(f"an ISO-8601 or epoch timestamp for {key!r}", value) from None
+
+
+@dataclass
+class _Attempt:
+    states: list[str] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+
+
+@dataclass
+class _StreamState:
+    """What the stream remembers between events: attempts and their states."""
+
+    attempts: dict[tuple[str, str, int], _Attempt] = field(default_factory=dict)
+    started: set[str] = field(default_factory=set)
+    declared: set[tuple[str, str, str]] = field(default_factory=set)  # (kind, xwf, id)
+    referenced: set[tuple[str, str, str]] = field(default_factory=set)
+
+
+class _Events:
+    """One handler per Stampede event type; each yields the records the event implies."""
+
+    def __init__(self, report: LoadReport):
+        self.report = report
+        self.state = _StreamState()
+        self.handlers: dict[str, Callable[[dict[str, str], float], Iterator[Record]]] = {
+            "wf.plan": self.wf_plan,
+            "xwf.start": self.xwf_start,
+            "xwf.end": self.xwf_end,
+            "task.info": self.task_info,
+            "task.edge": self.task_edge,
+            "job.info": self.job_info,
+            "job.edge": self.job_edge,
+            "wf.map.task_job": self.map_task_job,
+            "xwf.map.subwf_job": self.map_subwf_job,
+            "wf.map.file": self.map_file,
+            "job_inst.submit.start": self.job_inst,
+            "job_inst.host.info": self.host_info,
+            "job_inst.image.info": self.image_info,
+            "job_inst.tag": self.tag,
+            "job_inst.composite": self.job_inst,
+            "inv.start": self.inv_start,
+            "inv.end": self.inv_end,
+            "xwf.meta": self.meta,
+            "task.meta": self.meta,
+            "job_inst.meta": self.meta,
+            "rc.meta": self.meta,
+            "wf.meta": self.meta,
+            "int.metric": self.int_metric,
+            "rc.pfn": self.rc_pfn,
+        }
+        for event in pc.STATE_OF_EVENT:
+            self.handlers.setdefault(event, self.job_inst)
+        # events that carry no lineage or execution facts of their own
+        self.ignored = {
+            "static.start", "static.end", "static.meta.start", "static.meta.end",
+            "job_inst.submit.start.ignored",
+        }
+
+    # ----------------------------------------------------------- workflows
+    def wf_plan(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        uid = pc.workflow_uid(xwf)
+        root = ev.get("root.xwf.id") or xwf
+        parent = ev.get("parent.xwf.id")
+        yield Node(model.WORKFLOW, uid, {
+            "xwf_id": xwf,
+            "name": ev.get("dax.label"),
+            "label": ev.get("dax.label"),
+            "index": _int(ev, "dax.index"),
+            "root_xwf_id": root,
+            "parent_xwf_id": parent if parent and parent != xwf else None,
+            "planner_version": ev.get("planner.version"),
+            "submit_dir": ev.get("submit.dir"),
+            "submit_hostname": ev.get("submit.hostname"),
+            "argv": ev.get("argv"),
+            "user": ev.get("user"),
+            "dax_file": ev.get("dax.file"),
+            "dax_version": ev.get("dax.version"),
+            "dag_file": ev.get("dag.file.name"),
+            "plan_time": ts,
+        })
+        if ev.get("user"):
+            user = model.user_uid(ev["user"])
+            yield Node(model.USER, user, {"name": ev["user"]})
+            yield Edge(model.WAS_ASSOCIATED_WITH, uid, user, {"role": "submitter"})
+        if parent and parent != xwf:
+            yield Node(model.WORKFLOW, pc.workflow_uid(parent), {"xwf_id": parent})
+            yield Edge(model.PART_OF, uid, pc.workflow_uid(parent))
+
+    def xwf_start(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        props = {"xwf_id": xwf, "restart_count": _int(ev, "restart_count")}
+        if xwf not in self.state.started:
+            self.state.started.add(xwf)
+            props["start_time"] = ts
+        props["status"] = "running"
+        yield Node(model.WORKFLOW, pc.workflow_uid(xwf), props)
+
+    def xwf_end(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        status = _int(ev, "status")
+        yield Node(model.WORKFLOW, pc.workflow_uid(xwf), {
+            "xwf_id": xwf,
+            "end_time": ts,
+            "exit_status": status,
+            "restart_count": _int(ev, "restart_count"),
+            "status": None if status is None else ("succeeded" if status == 0 else "failed"),
+        })
+
+    # ----------------------------------------------------------- tasks and jobs
+    def task_info(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        task = _need(ev, "task.id")
+        uid = pc.task_uid(xwf, task)
+        self.state.declared.add(("task", xwf, task))
+        yield Node(model.TASK, uid, {
+            "name": task,
+            "task_id": task,
+            "type": _int(ev, "type"),
+            "type_desc": ev.get("type_desc"),
+            "transformation": ev.get("transformation"),
+            "argv": ev.get("argv"),
+        })
+        yield Edge(model.PART_OF, uid, pc.workflow_uid(xwf))
+
+    def task_edge(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        child, parent = _need(ev, "child.task.id"), _need(ev, "parent.task.id")
+        self.state.referenced.update({("task", xwf, child), ("task", xwf, parent)})
+        yield Edge(model.WAS_INFORMED_BY, pc.task_uid(xwf, child), pc.task_uid(xwf, parent))
+
+    def job_info(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        job = _need(ev, "job.id")
+        uid = pc.job_uid(xwf, job)
+        self.state.declared.add(("job", xwf, job))
+        yield Node(model.JOB, uid, {
+            "name": job,
+            "job_id": job,
+            "xwf_id": xwf,
+            "submit_file": ev.get("submit_file"),
+            "type": _int(ev, "type"),
+            "type_desc": ev.get("type_desc"),
+            "clustered": None if ev.get("clustered") is None else _int(ev, "clustered") == 1,
+            "max_retries": _int(ev, "max_retries"),
+            "task_count": _int(ev, "task_count"),
+            "executable": ev.get("executable"),
+            "argv": ev.get("argv"),
+        })
+        yield Edge(model.PART_OF, uid, pc.workflow_uid(xwf))
+
+    def job_edge(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        child, parent = _need(ev, "child.job.id"), _need(ev, "parent.job.id")
+        self.state.referenced.update({("job", xwf, child), ("job", xwf, parent)})
+        yield Edge(model.WAS_INFORMED_BY, pc.job_uid(xwf, child), pc.job_uid(xwf, parent))
+
+    def map_task_job(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        job, task = _need(ev, "job.id"), _need(ev, "task.id")
+        self.state.referenced.update({("job", xwf, job), ("task", xwf, task)})
+        yield Edge(model.RUNS_TASK, pc.job_uid(xwf, job), pc.task_uid(xwf, task))
+
+    def map_subwf_job(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        sub = _need(ev, "subwf.id")
+        job = _need(ev, "job.id")
+        seq = _int(ev, "job_inst.id")
+        sub_uid = pc.workflow_uid(sub)
+        yield Node(model.WORKFLOW, sub_uid, {"xwf_id": sub, "parent_xwf_id": xwf})
+        yield Edge(model.PART_OF, sub_uid, pc.workflow_uid(xwf))
+        yield Edge(model.WAS_STARTED_BY, sub_uid, pc.job_uid(xwf, job))
+        if seq is not None:
+            yield Edge(model.WAS_STARTED_BY, sub_uid, pc.job_instance_uid(xwf, job, seq))
+
+    def map_file(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        lfn = _need(ev, "lfn.id")
+        uid = pc.file_uid(xwf, lfn)
+        yield Node(model.FILE, uid, {"name": lfn, "lfn": lfn})
+        task = ev.get("task.id")
+        if task:
+            # wf.map.file says a task touches a file, not in which direction
+            yield Edge(model.USED, pc.task_uid(xwf, task), uid, {"direction": "unknown"})
+
+    def rc_pfn(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        lfn = _need(ev, "lfn.id")
+        yield Node(model.FILE, pc.file_uid(xwf, lfn), {
+            "lfn": lfn, "pfn": ev.get("pfn"), "site": ev.get("site"),
+        })
+
+    def meta(self, ev, ts):
+        xwf = _need(ev, "xwf.id")
+        key, value = _need(ev, "key"), ev.get("value")
+        prop = "meta_" + "".join(c if c.isalnum() else "_" for c in key)
+        event = ev["event"]
+        if event == "task.meta":
+            yield Node(model.TASK, pc.task_uid(xwf, _need(ev, "task.id")), {prop: value})
+        elif event == "rc.meta":
+            lfn = _need(ev, "lfn.id")
+            yield Node(model.FILE, pc.file_uid(xwf, lfn), {"lfn": lfn, prop: value})
+        elif event == "job_inst.meta":
+            job, seq = _need(ev, "job.id"), _int(ev, "job_inst.id", required=True)
+            yield Node(model.JOB_INSTANCE, pc.job_instance_uid(xwf, job, seq), {prop: value})
+        else:
+            yield Node(model.WORKFLOW, pc.workflow_uid(xwf), {prop: value})
+
+    # ----------------------------------------------------------- attempts
+    def _attempt_uid(self, ev) -> tuple[str, str, int, str]:
+        xwf = _need(ev, "xwf.id")
+        job = _need(ev, "job.id")
+        seq = _int(ev, "job_inst.id", required=True)
+        self.state.referenced.add(("job", xwf, job))
+        return xwf, job, seq, pc.job_instance_uid(xwf, job, seq)
+
+    def job_inst(self, ev, ts):
+        xwf, job, seq, uid = self._attempt_uid(ev)
+        event = ev["event"]
+        key = (xwf, job, seq)
+        attempt = self.state.attempts.setdefault(key, _Attempt())
+        props: dict = {"name": f"{job} #{seq}", "submit_seq": seq, "job_id": job,
+                       "sched_id": ev.get("sched.id")}
+        status = _int(ev, "status")
+        if event in pc.STATE_OF_EVENT:
+            ok_state, bad_state = pc.STATE_OF_EVENT[event]
+            state = ok_state if (bad_state is None or status in (0, None)) else bad_state
+            attempt.states.append(state)
+            attempt.times.append(ts)
+        if event == "job_inst.submit.start" or event == "job_inst.submit.end":
+            props["submit_time"] = ts
+        elif event == "job_inst.held.start":
+            props["held_reason"] = ev.get("reason")
+        elif event == "job_inst.main.start":
+            props.update({
+                "start_time": ts,
+                "stdin_file": ev.get("stdin.file"),
+                "stdout_file": ev.get("stdout.file"),
+                "stderr_file": ev.get("stderr.file"),
+            })
+        elif event == "job_inst.main.end":
+            raw = _int(ev, "exitcode")
+            props.update({
+                "end_time": ts,
+                "status_code": status,
+                "exitcode_raw": raw,
+                **pc.decode_exitcode(raw),
+                "stdout_file": ev.get("stdout.file"),
+                "stderr_file": ev.get("stderr.file"),
+                "stdout_text": pc.decode_text(ev.get("stdout.text")),
+                "stderr_text": pc.decode_text(ev.get("stderr.text")),
+                "site": ev.get("site"),
+                "user": ev.get("user"),
+                "work_dir": ev.get("work_dir"),
+                "local_duration": _float(ev, "local.dur"),
+                "multiplier_factor": _int(ev, "multiplier_factor"),
+                "cluster_start": _time(ev, "cluster.start"),
+                "cluster_duration": _float(ev, "cluster.dur"),
+            })
+        elif event in ("job_inst.pre.end", "job_inst.post.end"):
+            phase = "pre" if ".pre." in event else "post"
+            raw = _int(ev, "exitcode")
+            props[f"{phase}_exitcode"] = pc.decode_exitcode(raw)["exitcode"] if raw else raw
+        elif event == "job_inst.abort.info":
+            props["abort_reason"] = ev.get("reason")
+        props["states"] = list(attempt.states)
+        props["state_times"] = list(attempt.times)
+        props["last_state"] = attempt.states[-1] if attempt.states else None
+        props["status"] = pc.attempt_status(props["last_state"])
+        yield Node(model.JOB_INSTANCE, uid, props)
+        yield Edge(model.INSTANCE_OF, uid, pc.job_uid(xwf, job))
+
+    def host_info(self, ev, ts):
+        xwf, job, seq, uid = self._attempt_uid(ev)
+        hostname = _need(ev, "hostname")
+        host = model.host_uid(hostname)
+        yield Node(model.HOST, host, {
+            "name": hostname,
+            "ip": ev.get("ip"),
+            "total_memory": _int(ev, "total_memory"),
+            "uname": ev.get("uname"),
+        })
+        yield Node(model.JOB_INSTANCE, uid, {"site": ev.get("site"), "hostname": hostname})
+        yield Edge(model.WAS_ASSOCIATED_WITH, uid, host, {"site": ev.get("site")})
+
+    def image_info(self, ev, ts):
+        _, _, _, uid = self._attempt_uid(ev)
+        yield Node(model.JOB_INSTANCE, uid, {"image_size": _int(ev, "size")})
+
+    def tag(self, ev, ts):
+        _, _, _, uid = self._attempt_uid(ev)
+        yield Node(model.JOB_INSTANCE, uid, {"tag": ev.get("name"), "tag_count": _int(ev, "count")})
+
+    def int_metric(self, ev, ts):
+        _, _, _, uid = self._attempt_uid(ev)
+        kind = "".join(c if c.isalnum() else "_" for c in ev.get("type", "check"))
+        yield Node(model.JOB_INSTANCE, uid, {
+            f"integrity_{kind}_count": _int(ev, "count"),
+            f"integrity_{kind}_succeeded": _int(ev, "succeeded"),
+            f"integrity_{kind}_failed": _int(ev, "failed"),
+            f"integrity_{kind}_duration": _float(ev, "duration"),
+        })
+
+    # ----------------------------------------------------------- invocations
+    def _inv_uid(self, ev) -> tuple[str, str, str]:
+        xwf, job, seq, inst = self._attempt_uid(ev)
+        inv = _int(ev, "inv.id", required=True)
+        return xwf, inst, pc.invocation_uid(xwf, job, seq, inv)
+
+    def inv_start(self, ev, ts):
+        _, inst, uid = self._inv_uid(ev)
+        yield Node(model.INVOCATION, uid, {"inv_id": _int(ev, "inv.id")})
+        yield Edge(model.PART_OF, uid, inst)
+
+    def inv_end(self, ev, ts):
+        xwf, inst, uid = self._inv_uid(ev)
+        raw = _int(ev, "exitcode")
+        start = _time(ev, "start_time")
+        dur = _float(ev, "dur")
+        yield Node(model.INVOCATION, uid, {
+            "name": ev.get("transformation") or f"invocation {_int(ev, 'inv.id')}",
+            "inv_id": _int(ev, "inv.id"),
+            "start_time": start,
+            "duration": dur,
+            "end_time": start + dur if start is not None and dur is not None else None,
+            "remote_cpu_time": _float(ev, "remote_cpu_time"),
+            "exitcode_raw": raw,
+            **pc.decode_exitcode(raw),
+            "transformation": ev.get("transformation"),
+            "executable": ev.get("executable"),
+            "argv": ev.get("argv"),
+            "task_id": ev.get("task.id"),
+        })
+        yield Edge(model.PART_OF, uid, inst)
+        if ev.get("task.id"):
+            yield Edge(model.RUNS_TASK, uid, pc.task_uid(xwf, ev["task.id"]))
+
+    # ----------------------------------------------------------- end of stream
+    def finish(self) -> Iterator[Record]:
+        """Each declared job's outcome from its latest attempt; references to tasks and jobs
+        the stream never declared are reported (a stream with no declarations at all, such
+        as a runtime-only fragment, is trusted)."""
+        declaring = {(kind, xwf) for kind, xwf, _ in self.state.declared}
+        undeclared = sorted(
+            ref for ref in self.state.referenced - self.state.declared
+            if (ref[0], ref[1]) in declaring
+        )
+        if undeclared:
+            self.report.extra["inconsistencies"] = len(undeclared)
+            for kind, xwf, ident in undeclared:
+                self.report.warn(f"{kind} {ident!r} of workflow {xwf} is referenced but not "
+                                 f"declared by a {kind}.info event")
+        latest: dict[tuple[str, str], tuple[int, _Attempt]] = {}
+        counts: dict[tuple[str, str], int] = {}
+        for (xwf, job, seq), attempt in self.state.attempts.items():
+            counts[(xwf, job)] = counts.get((xwf, job), 0) + 1
+            if (xwf, job) not in latest or seq > latest[(xwf, job)][0]:
+                latest[(xwf, job)] = (seq, attempt)
+        for (xwf, job), (seq, attempt) in latest.items():
+            if ("job", xwf, job) not in self.state.declared and ("job", xwf) in declaring:
+                continue
+            last = attempt.states[-1] if attempt.states else None
+            yield Node(model.JOB, pc.job_uid(xwf, job), {
+                "job_id": job,
+                "xwf_id": xwf,
+                "attempts": counts[(xwf, job)],
+                "last_submit_seq": seq,
+                "last_state": last,
+                "status": pc.attempt_status(last),
+            })
+
+
+def parse_lines(lines: Iterable[str], report: LoadReport, path: str = "<lines>") -> Iterator[Record]:
+    """Records from BP lines; malformed lines raise or (lenient) are skipped and counted."""
+    events = _Events(report)
+    counts = report.extra.setdefault("events", {})
+    for lineno, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE:
+            report.skip(path, lineno, f"a line shorter than {MAX_LINE} characters",
+                        line[:60])
+            continue
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            ev = parse_line(line)
+        except BPSyntaxError as exc:
+            report.skip(path, lineno, "key=value pairs (NetLogger BP)", f"{exc}: {line[:80]}")
+            continue
+        name = ev.get("event")
+        if not name or "ts" not in ev:
+            report.skip(path, lineno, "a BP event with 'ts' and 'event' keys", line[:80])
+            continue
+        if name.startswith("stampede."):
+            name = name[len("stampede."):]
+        ev["event"] = name
+        handler = events.handlers.get(name)
+        if handler is None:
+            if name not in events.ignored:
+                report.unknown_item(f"event {name}")
+            continue
+        try:
+            ts = parse_timestamp(ev["ts"])
+            produced = list(handler(ev, ts))
+        except _Missing as exc:
+            report.skip(path, lineno, exc.expected, exc.found)
+            continue
+        except ValueError as exc:
+            report.skip(path, lineno, "a valid 'ts' timestamp", str(exc))
+            continue
+        counts[name] = counts.get(name, 0) + 1
+        yield from produced
+    yield from events.finish()
+
+
+def _lines(path: Path, report: LoadReport) -> Iterator[str]:
+    with open(path, "rb") as raw:
+        for lineno, data in enumerate(raw, start=1):
+            try:
+                yield data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                report.skip(str(path), lineno, "UTF-8 text", f"byte {exc.start + 1}: {exc.reason}")
+                yield ""  # keep line numbers aligned; an empty line is ignored
+
+
+def parse(path: Path, report: LoadReport) -> Iterator[Record]:
+    """Records of one BP file."""
+    yield from parse_lines(_lines(Path(path), report), report, str(path))
+
+
+def detect(path: Path, head: bytes) -> bool:
+    """A BP file: its first non-empty line has ``ts=`` and an ``event=`` of the Stampede schema."""
+    text = head.decode("utf-8", errors="replace")
+    for line in io.StringIO(text):
+        if line.strip():
+            return line.startswith("ts=") and (
+                " event=stampede." in line or " event=" in line and path.suffix == ".bp"
+            )
+    return False
+
+
+FORMATS = [
+    Format(
+        name="pegasus-bp",
+        source="pegasus",
+        detect=detect,
+        parse=parse,
+        description="Pegasus Stampede events, NetLogger BP (monitord and 5.x static.bp)",
+    )
+]

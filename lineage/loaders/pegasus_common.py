@@ -1,0 +1,120 @@
+"""Pegasus names shared by every Pegasus input (BP streams, Stampede databases).
+
+The uids are the same whichever input a fact comes from, so loading a run's ``.bp`` stream
+and its ``stampede.db`` gives one graph.
+
+>>> job_uid("wf-1", "ls_ID0000001")
+'pegasus:job:wf-1:ls_ID0000001'
+>>> decode_exitcode(512)
+{'exitcode': 2, 'signal': None}
+>>> decode_exitcode(9)
+{'exitcode': None, 'signal': 9}
+"""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+#: Bound on the stdout / stderr text kept per job instance (characters).
+MAX_TEXT = 8192
+
+
+def workflow_uid(xwf_id: str) -> str:
+    return f"pegasus:workflow:{xwf_id}"
+
+
+def task_uid(xwf_id: str, task_id: str) -> str:
+    return f"pegasus:task:{xwf_id}:{task_id}"
+
+
+def job_uid(xwf_id: str, job_id: str) -> str:
+    return f"pegasus:job:{xwf_id}:{job_id}"
+
+
+def job_instance_uid(xwf_id: str, job_id: str, submit_seq: int | str) -> str:
+    """A job attempt, keyed by monitord's submit sequence (``job_inst.id`` in BP streams,
+    ``job_submit_seq`` in Stampede databases)."""
+    return f"pegasus:job_instance:{xwf_id}:{job_id}:{submit_seq}"
+
+
+def invocation_uid(xwf_id: str, job_id: str, submit_seq: int | str, inv_id: int | str) -> str:
+    return f"pegasus:invocation:{xwf_id}:{job_id}:{submit_seq}:{inv_id}"
+
+
+def file_uid(xwf_id: str, lfn: str) -> str:
+    return f"pegasus:file:{xwf_id}:{lfn}"
+
+
+def decode_exitcode(raw: int | None) -> dict:
+    """Split a raw wait status into an exit code or a terminating signal.
+
+    Pegasus stores the raw status (``512`` is exit code 2). Negative values are kept as
+    they are (monitord writes ``-1`` for "unknown").
+
+    >>> decode_exitcode(0)
+    {'exitcode': 0, 'signal': None}
+    >>> decode_exitcode(-1)
+    {'exitcode': -1, 'signal': None}
+    """
+    if raw is None:
+        return {"exitcode": None, "signal": None}
+    if raw < 0:
+        return {"exitcode": raw, "signal": None}
+    if raw & 0x7F:
+        return {"exitcode": None, "signal": raw & 0x7F}
+    return {"exitcode": (raw >> 8) & 0xFF, "signal": None}
+
+
+def decode_text(text: str | None, limit: int = MAX_TEXT) -> str | None:
+    """Percent-decode job stdout/stderr text and bound its size.
+
+    >>> decode_text("a%0Ab%27c")
+    "a\\nb'c"
+    """
+    if text is None or text == "":
+        return None
+    decoded = unquote(text, errors="replace")
+    if len(decoded) > limit:
+        decoded = decoded[:limit] + f"\n[... {len(decoded) - limit} more characters cut]"
+    return decoded
+
+
+#: Job states that end an attempt, and what they mean for the job.
+FAILED_STATES = frozenset(
+    {"JOB_FAILURE", "POST_SCRIPT_FAILED", "PRE_SCRIPT_FAILED", "SUBMIT_FAILED", "JOB_ABORTED"}
+)
+SUCCESS_STATES = frozenset({"JOB_SUCCESS", "POST_SCRIPT_SUCCESS"})
+
+
+def attempt_status(last_state: str | None) -> str:
+    """Outcome of one attempt from its last state: succeeded, failed, held or running.
+
+    >>> attempt_status("POST_SCRIPT_FAILED")
+    'failed'
+    """
+    if last_state in FAILED_STATES:
+        return "failed"
+    if last_state in SUCCESS_STATES:
+        return "succeeded"
+    if last_state == "JOB_HELD":
+        return "held"
+    return "running"
+
+
+#: BP event (without ``stampede.``) -> the job state monitord stores for it; ``None`` entries
+#: depend on the event's ``status`` (0: first, else second).
+STATE_OF_EVENT: dict[str, tuple[str, str | None]] = {
+    "job_inst.pre.start": ("PRE_SCRIPT_STARTED", None),
+    "job_inst.pre.term": ("PRE_SCRIPT_TERMINATED", None),
+    "job_inst.pre.end": ("PRE_SCRIPT_SUCCESS", "PRE_SCRIPT_FAILED"),
+    "job_inst.submit.end": ("SUBMIT", "SUBMIT_FAILED"),
+    "job_inst.held.start": ("JOB_HELD", None),
+    "job_inst.held.end": ("JOB_RELEASED", None),
+    "job_inst.main.start": ("EXECUTE", None),
+    "job_inst.main.term": ("JOB_TERMINATED", None),
+    "job_inst.main.end": ("JOB_SUCCESS", "JOB_FAILURE"),
+    "job_inst.post.start": ("POST_SCRIPT_STARTED", None),
+    "job_inst.post.term": ("POST_SCRIPT_TERMINATED", None),
+    "job_inst.post.end": ("POST_SCRIPT_SUCCESS", "POST_SCRIPT_FAILED"),
+    "job_inst.abort.info": ("JOB_ABORTED", None),
+}

@@ -1,0 +1,105 @@
+"""Plain records that loaders yield and the writer stores: nodes and edges keyed by uid.
+
+>>> from lineage import model
+>>> n = Node(model.JOB, "pegasus:job:wf1:j1", {"job_id": "j1"})
+>>> n.labels
+('Lineage', 'Activity', 'Job')
+>>> Edge(model.WAS_INFORMED_BY, "pegasus:job:wf1:j2", n.uid).rel.name
+'WAS_INFORMED_BY'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Union
+
+from .model import NodeKind, RelType
+
+Scalar = Union[str, int, float, bool]
+
+
+@dataclass(slots=True)
+class Node:
+    """A node: its kind, its globally unique uid, flat properties and optional extra labels.
+
+    Properties are Neo4j-storable: scalars or homogeneous lists of scalars; ``None`` means
+    "not known" and is dropped before writing (it never erases a value already stored).
+    """
+
+    kind: NodeKind
+    uid: str
+    props: dict[str, Any] = field(default_factory=dict)
+    extra_labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for label in self.extra_labels:
+            if label not in self.kind.extra_labels:
+                raise ValueError(f"label {label!r} is not declared for kind {self.kind.label}")
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return self.kind.labels + self.extra_labels
+
+
+@dataclass(slots=True)
+class Edge:
+    """A relationship from the node ``start`` to the node ``end`` (both uids).
+
+    ``key`` distinguishes parallel edges of one type between the same two nodes (for
+    example the parameter name of a Swift ``USED``); edges with equal keys merge.
+    """
+
+    rel: RelType
+    start: str
+    end: str
+    props: dict[str, Any] = field(default_factory=dict)
+    key: str = ""
+
+
+Record = Union[Node, Edge]
+
+
+def as_json(value: Any) -> str:
+    """Encode a nested value (map, list of maps) as one JSON string property.
+
+    >>> as_json({"b": 1, "a": [1, 2]})
+    '{"a": [1, 2], "b": 1}'
+    """
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def clean_props(props: dict[str, Any]) -> dict[str, Any]:
+    """Drop ``None`` values and check every value is storable by Neo4j.
+
+    >>> clean_props({"a": 1, "b": None, "c": ["x", "y"]})
+    {'a': 1, 'c': ['x', 'y']}
+    """
+    out: dict[str, Any] = {}
+    for key, value in props.items():
+        if value is None:
+            continue
+        if isinstance(value, (list, tuple)):
+            value = [v for v in value if v is not None]
+            kinds = {type(v) for v in value}
+            if not all(issubclass(t, (str, int, float, bool)) for t in kinds) or len(kinds) > 1:
+                raise TypeError(f"property {key!r}: lists must hold one scalar type, got {kinds}")
+            value = list(value)
+        elif not isinstance(value, (str, int, float, bool)):
+            raise TypeError(f"property {key!r}: {type(value).__name__} is not storable")
+        out[key] = value
+    return out
+
+
+def count_kinds(records: Iterator[Record]) -> dict[str, int]:
+    """Count records by kind label or relationship type (handy in tests).
+
+    >>> from lineage import model
+    >>> count_kinds(iter([Node(model.JOB, "a"), Node(model.JOB, "b")]))
+    {'Job': 2}
+    """
+    counts: dict[str, int] = {}
+    for rec in records:
+        name = rec.kind.label if isinstance(rec, Node) else rec.rel.name
+        counts[name] = counts.get(name, 0) + 1
+    return counts

@@ -1,0 +1,477 @@
+"""The managed local Neo4j: a pinned Neo4j Community server run from Maven Central jars.
+
+No Docker and no root needed. ``install`` resolves the jars once with Maven (``server/pom.xml``
+pins the version); ``start`` writes a config that listens on 127.0.0.1 only, turns
+authentication on with a generated password kept in a file only the user can read, starts
+``org.neo4j.server.CommunityEntryPoint`` on Java 17 or 21 and waits until Bolt answers.
+
+>>> paths = ServerPaths.under(Path("/tmp/lineage-example"))
+>>> paths.password_file.name
+'password'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ServerError
+
+NEO4J_VERSION = "5.26.30"  # keep in step with server/pom.xml and docker-compose.yml
+SUPPORTED_JAVA = (17, 21)
+USER = "neo4j"
+POM = Path(__file__).with_name("server") / "pom.xml"
+DEFAULT_BOLT_PORT = 7687
+DEFAULT_HTTP_PORT = 7474
+START_TIMEOUT = float(os.environ.get("LINEAGE_NEO4J_START_TIMEOUT", "180"))
+
+
+def state_dir() -> Path:
+    """Where the managed server keeps config, data, logs and its password.
+
+    ``$LINEAGE_HOME`` wins, then ``$XDG_STATE_HOME/lineage-explorer``, then
+    ``~/.local/state/lineage-explorer``.
+    """
+    if os.environ.get("LINEAGE_HOME"):
+        return Path(os.environ["LINEAGE_HOME"]).expanduser()
+    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(base) / "lineage-explorer"
+
+
+def cache_dir() -> Path:
+    """Where the server jars are kept (shared by every state directory of the user)."""
+    if os.environ.get("LINEAGE_CACHE"):
+        return Path(os.environ["LINEAGE_CACHE"]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "lineage-explorer"
+
+
+@dataclass(frozen=True)
+class ServerPaths:
+    """The files of one managed server."""
+
+    root: Path
+
+    @classmethod
+    def under(cls, state: Path) -> "ServerPaths":
+        return cls(state / "neo4j")
+
+    @property
+    def conf_dir(self) -> Path:
+        return self.root / "conf"
+
+    @property
+    def data_dir(self) -> Path:
+        return self.root / "data"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.root / "logs"
+
+    @property
+    def run_dir(self) -> Path:
+        return self.root / "run"
+
+    @property
+    def password_file(self) -> Path:
+        return self.root / "password"
+
+    @property
+    def info_file(self) -> Path:
+        return self.run_dir / "server.json"
+
+    @property
+    def console_log(self) -> Path:
+        return self.logs_dir / "console.log"
+
+
+def lib_dir() -> Path:
+    return cache_dir() / f"neo4j-{NEO4J_VERSION}" / "lib"
+
+
+# ------------------------------------------------------------------ Java and Maven
+def _java_major(java: str) -> int | None:
+    try:
+        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
+    if not m:
+        return None
+    major = int(m.group(1))
+    return int(m.group(2)) if major == 1 and m.group(2) else major
+
+
+def find_java() -> str:
+    """A Java 17 or 21 executable: ``$LINEAGE_JAVA``, ``$JAVA_HOME``, /usr/lib/jvm, PATH."""
+    candidates: list[str] = []
+    if os.environ.get("LINEAGE_JAVA"):
+        candidates.append(os.environ["LINEAGE_JAVA"])
+    if os.environ.get("JAVA_HOME"):
+        candidates.append(str(Path(os.environ["JAVA_HOME"]) / "bin" / "java"))
+    for jvm_root in (Path("/usr/lib/jvm"), Path("/usr/java"), Path("/opt/java")):
+        if jvm_root.is_dir():
+            for home in sorted(jvm_root.iterdir()):
+                if any(str(v) in home.name for v in SUPPORTED_JAVA):
+                    candidates.append(str(home / "bin" / "java"))
+    on_path = shutil.which("java")
+    if on_path:
+        candidates.append(on_path)
+    seen = set()
+    for java in candidates:
+        if java in seen or not Path(java).exists():
+            continue
+        seen.add(java)
+        if _java_major(java) in SUPPORTED_JAVA:
+            return java
+    raise ServerError(
+        f"Neo4j {NEO4J_VERSION} needs Java 17 or 21, and none was found "
+        f"(looked at $LINEAGE_JAVA, $JAVA_HOME, /usr/lib/jvm and PATH).\n"
+        "Install one, e.g. on Debian/Ubuntu: sudo apt-get install openjdk-17-jre-headless\n"
+        "or point LINEAGE_JAVA at its bin/java."
+    )
+
+
+def find_maven() -> str:
+    mvn = os.environ.get("LINEAGE_MVN") or shutil.which("mvn")
+    if not mvn:
+        raise ServerError(
+            "Maven is needed once, to fetch the Neo4j server jars from Maven Central, and "
+            "`mvn` is not on PATH.\nInstall it, e.g. on Debian/Ubuntu: sudo apt-get install "
+            "maven\nor point LINEAGE_MVN at it."
+        )
+    return mvn
+
+
+def install(quiet: bool = True) -> Path:
+    """Resolve the pinned server jars into the cache (once); return the lib directory."""
+    target = lib_dir()
+    marker = target / ".complete"
+    if marker.exists():
+        return target
+    mvn = find_maven()
+    java = find_java()
+    tmp = target.with_name(f"lib.tmp-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [mvn, "-B", "-f", str(POM), "dependency:copy-dependencies",
+           f"-DoutputDirectory={tmp}", "-DincludeScope=runtime"]
+    if quiet:
+        cmd.insert(2, "-q")
+    env = dict(os.environ, JAVA_HOME=str(Path(java).resolve().parents[1]))
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise ServerError(
+            f"Maven could not fetch Neo4j {NEO4J_VERSION} ({' '.join(cmd)}):\n"
+            + (proc.stdout + proc.stderr)[-3000:]
+        )
+    (tmp / ".complete").write_text(NEO4J_VERSION + "\n")
+    if target.exists():  # another process won the race
+        shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        tmp.rename(target)
+    return target
+
+
+# ------------------------------------------------------------------ ports and process
+def port_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _pick(preferred: int, taken: set[int]) -> int:
+    if preferred not in taken and port_free(preferred):
+        return preferred
+    while True:
+        port = free_port()
+        if port not in taken:
+            return port
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a zombie child of ours is not alive
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return True
+
+
+def _bolt_answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def _read_info(paths: ServerPaths) -> dict | None:
+    try:
+        return json.loads(paths.info_file.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write a file readable and writable by its owner only (created that way, no window)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    os.chmod(path, 0o600)
+
+
+def _make_private_dir(path: Path) -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
+
+
+def _memory_settings() -> dict[str, str]:
+    """Heap and page cache for a laptop or a shared login node (override with env vars)."""
+    return {
+        "server.memory.heap.initial_size": os.environ.get("LINEAGE_NEO4J_HEAP", "512m"),
+        "server.memory.heap.max_size": os.environ.get("LINEAGE_NEO4J_HEAP", "1g"),
+        "server.memory.pagecache.size": os.environ.get("LINEAGE_NEO4J_PAGECACHE", "512m"),
+        "dbms.memory.transaction.total.max": os.environ.get("LINEAGE_NEO4J_TX_MEMORY", "512m"),
+    }
+
+
+def write_config(paths: ServerPaths, bolt_port: int, http_port: int) -> Path:
+    """Write neo4j.conf: loopback only, authentication on, no usage reports."""
+    settings = {
+        "server.default_listen_address": "127.0.0.1",
+        "server.default_advertised_address": "127.0.0.1",
+        "server.bolt.listen_address": f"127.0.0.1:{bolt_port}",
+        "server.bolt.advertised_address": f"127.0.0.1:{bolt_port}",
+        "server.http.listen_address": f"127.0.0.1:{http_port}",
+        "server.http.advertised_address": f"127.0.0.1:{http_port}",
+        "server.https.enabled": "false",
+        "server.bolt.tls_level": "DISABLED",
+        "dbms.security.auth_enabled": "true",
+        "dbms.usage_report.enabled": "false",
+        "server.directories.data": str(paths.data_dir),
+        "server.directories.logs": str(paths.logs_dir),
+        "server.directories.run": str(paths.run_dir),
+        "server.directories.import": str(paths.root / "import"),
+        "db.tx_log.rotation.retention_policy": "2 files",
+        **_memory_settings(),
+    }
+    guide = os.environ.get("LINEAGE_BROWSER_POST_CONNECT")
+    if guide:
+        settings["browser.post_connect_cmd"] = guide
+    text = "# Written by `lineage neo4j start`; rewritten at every start.\n" + "".join(
+        f"{k}={v}\n" for k, v in settings.items()
+    )
+    conf = paths.conf_dir / "neo4j.conf"
+    _write_private(conf, text)
+    return conf
+
+
+def _jvm_args(java: str, lib: Path, paths: ServerPaths) -> list[str]:
+    mem = _memory_settings()
+    return [
+        java,
+        f"-Xms{mem['server.memory.heap.initial_size']}",
+        f"-Xmx{mem['server.memory.heap.max_size']}",
+        "-XX:+UseG1GC",
+        "-XX:-OmitStackTraceInFastThrow",
+        "-XX:+DisableExplicitGC",
+        "-Djdk.nio.maxCachedBufferSize=1024",
+        "-Dio.netty.tryReflectionSetAccessible=true",
+        "-Dlog4j2.disable.jmx=true",
+        "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "--add-opens=java.base/java.io=ALL-UNNAMED",
+        "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+        "-cp", f"{lib}/*",
+        "org.neo4j.server.CommunityEntryPoint",
+        f"--home-dir={paths.root}",
+        f"--config-dir={paths.conf_dir}",
+    ]
+
+
+def _set_initial_password(java: str, lib: Path, paths: ServerPaths) -> None:
+    password = secrets.token_urlsafe(24)
+    env = dict(os.environ, NEO4J_HOME=str(paths.root), NEO4J_CONF=str(paths.conf_dir))
+    proc = subprocess.run(
+        [java, "-cp", f"{lib}/*", "org.neo4j.cli.AdminTool",
+         "dbms", "set-initial-password", password],
+        capture_output=True, text=True, env=env, cwd=paths.root,
+    )
+    if proc.returncode != 0:
+        raise ServerError("neo4j-admin set-initial-password failed:\n" + proc.stderr[-2000:])
+    _write_private(paths.password_file, password + "\n")
+
+
+# ------------------------------------------------------------------ the public operations
+def status(state: Path | None = None) -> dict:
+    """The managed server's state, as printed by ``lineage neo4j status --json``."""
+    paths = ServerPaths.under(state or state_dir())
+    info = _read_info(paths) or {}
+    pid = info.get("pid")
+    running = bool(pid) and _alive(pid) and _bolt_answers(info.get("bolt_port", 0))
+    bolt, http = info.get("bolt_port"), info.get("http_port")
+    return {
+        "running": running,
+        "pid": pid if running else None,
+        "version": NEO4J_VERSION,
+        "uri": f"bolt://127.0.0.1:{bolt}" if bolt else None,
+        "browser_url": f"http://127.0.0.1:{http}/browser/" if http else None,
+        "user": USER,
+        "password_file": str(paths.password_file),
+        "state_dir": str(paths.root),
+        "log": str(paths.logs_dir / "neo4j.log"),
+    }
+
+
+def password(state: Path | None = None) -> str:
+    """The managed server's generated password."""
+    paths = ServerPaths.under(state or state_dir())
+    try:
+        return paths.password_file.read_text().strip()
+    except OSError as exc:
+        raise ServerError(f"no password file at {paths.password_file}: start the server") from exc
+
+
+def start(state: Path | None = None, timeout: float = START_TIMEOUT) -> dict:
+    """Start the managed server unless it runs already; wait until Bolt answers."""
+    state = state or state_dir()
+    current = status(state)
+    if current["running"]:
+        return current
+    paths = ServerPaths.under(state)
+    _make_private_dir(state)
+    _make_private_dir(paths.root)
+    for d in (paths.conf_dir, paths.data_dir, paths.logs_dir, paths.run_dir):
+        _make_private_dir(d)
+    info = _read_info(paths) or {}
+    if info.get("pid") and _alive(info["pid"]):  # alive but not answering: a stuck server
+        _terminate(info["pid"])
+    java = find_java()
+    lib = install()
+    bolt = _pick(DEFAULT_BOLT_PORT, set())
+    http = _pick(DEFAULT_HTTP_PORT, {bolt})
+    write_config(paths, bolt, http)
+    if not (paths.data_dir / "dbms" / "auth.ini").exists() or not paths.password_file.exists():
+        if (paths.data_dir / "dbms" / "auth.ini").exists():
+            raise ServerError(
+                f"{paths.password_file} is missing but the database has users already; "
+                f"remove {paths.root} to start afresh (its graph is lost)"
+            )
+        _set_initial_password(java, lib, paths)
+    with open(paths.console_log, "ab") as log:
+        proc = subprocess.Popen(
+            _jvm_args(java, lib, paths),
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            cwd=paths.root, start_new_session=True,
+            env=dict(os.environ, NEO4J_HOME=str(paths.root), NEO4J_CONF=str(paths.conf_dir)),
+        )
+    _write_private(paths.info_file, json.dumps(
+        {"pid": proc.pid, "bolt_port": bolt, "http_port": http, "version": NEO4J_VERSION}
+    ))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise ServerError(
+                f"Neo4j exited with status {proc.returncode} while starting; "
+                f"see {paths.logs_dir}:\n{_tail(paths)}"
+            )
+        if _bolt_answers(bolt) and _auth_ready(bolt, password(state)):
+            return status(state)
+        time.sleep(0.5)
+    _terminate(proc.pid)
+    raise ServerError(f"Neo4j did not answer on Bolt within {timeout:.0f} s:\n{_tail(paths)}")
+
+
+def _auth_ready(port: int, secret: str) -> bool:
+    from neo4j import GraphDatabase
+    from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
+
+    try:
+        with GraphDatabase.driver(f"bolt://127.0.0.1:{port}", auth=(USER, secret)) as drv:
+            drv.verify_connectivity()
+            drv.execute_query("RETURN 1")
+        return True
+    except (ServiceUnavailable, SessionExpired, Neo4jError, OSError):
+        return False
+
+
+def _tail(paths: ServerPaths, lines: int = 30) -> str:
+    out = []
+    for log in (paths.console_log, paths.logs_dir / "neo4j.log", paths.logs_dir / "debug.log"):
+        try:
+            out.extend(log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            pass
+    return "\n".join(out[-lines:])
+
+
+def _terminate(pid: int, timeout: float = 60) -> None:
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return
+        except ChildProcessError:
+            pass
+        if not _alive(pid):
+            return
+        time.sleep(0.2)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def stop(state: Path | None = None) -> dict:
+    """Stop the managed server (no-op when it is not running)."""
+    state = state or state_dir()
+    paths = ServerPaths.under(state)
+    info = _read_info(paths) or {}
+    if info.get("pid") and _alive(info["pid"]):
+        _terminate(info["pid"])
+    return status(state)
+
+
+def kill(state: Path | None = None) -> None:
+    """Kill the managed server at once (SIGKILL), as a crash would; used by fault tests."""
+    info = _read_info(ServerPaths.under(state or state_dir())) or {}
+    if info.get("pid") and _alive(info["pid"]):
+        os.kill(info["pid"], signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while _alive(info["pid"]) and time.monotonic() < deadline:
+            time.sleep(0.1)
+
+
+if __name__ == "__main__":  # pragma: no cover - manual use
+    print(json.dumps(start() if sys.argv[1:] == ["start"] else status(), indent=2))

@@ -1,0 +1,196 @@
+"""The Cypher templates in ``cypher/``: one ``.cypher`` file each, with a header.
+
+A header is a run of ``//`` comment lines at the top::
+
+    // name: ancestors
+    // purpose: Everything upstream of a node ...
+    // param uid: string, required. The start node. Example: "pegasus:job:wf:j1"
+    // param max_depth: integer, optional (default null = no limit). ... Example: 3
+    // returns: uid, kind, name, depth
+
+Templates are pure Cypher with ``$parameters``, runnable as they are in Neo4j Browser after
+``:param`` lines. Optional parameters the caller leaves out are passed as their default.
+
+>>> t = get("ancestors")
+>>> [p.name for p in t.params]
+['uid', 'max_depth']
+>>> t.returns[:2]
+['uid', 'kind']
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import TemplateError
+
+_PARAM = re.compile(r"param\s+(\w+)\s*:\s*(.*)")
+_EXAMPLE = re.compile(r"Example:\s*(.+?)\s*$")
+_DEFAULT = re.compile(r"\(default\s+([^)=]+?)(?:\s*=.*)?\)")
+
+
+def cypher_dir() -> Path:
+    """The template folder: inside the installed wheel, or the repository's ``cypher/``."""
+    packaged = Path(__file__).with_name("_cypher")
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "cypher"
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+    required: bool
+    default: object
+    example: object
+    doc: str
+
+
+@dataclass(frozen=True)
+class Template:
+    """One template: its name (path under cypher/ without .cypher), header and text."""
+
+    name: str
+    path: Path
+    purpose: str
+    params: tuple[Param, ...]
+    returns: list[str]
+    text: str
+    notes: list[str] = field(default_factory=list)
+
+    def bind(self, given: dict) -> dict:
+        """The parameters to send: the given ones, checked, plus defaults for the rest."""
+        known = {p.name for p in self.params}
+        unknown = set(given) - known
+        if unknown:
+            raise TemplateError(
+                f"template {self.name!r} has no parameter {', '.join(sorted(unknown))}; "
+                f"it takes: {', '.join(sorted(known)) or 'none'}"
+            )
+        out = {}
+        for p in self.params:
+            if p.name in given and given[p.name] is not None:
+                out[p.name] = coerce(given[p.name], p.type)
+            elif p.required:
+                raise TemplateError(f"template {self.name!r} needs parameter {p.name!r} ({p.doc})")
+            else:
+                out[p.name] = p.default
+        return out
+
+    def browser_text(self, values: dict | None = None) -> str:
+        """The template ready to paste into Neo4j Browser, with ``:param`` lines first."""
+        values = values or {}
+        lines = []
+        for p in self.params:
+            value = values.get(p.name, p.example if p.example is not None else p.default)
+            lines.append(f":param {p.name} => {json.dumps(value)};")
+        return "\n".join(lines + ["", self.text.strip(), ""])
+
+
+def coerce(value, type_name: str):
+    """Turn a command-line string into the parameter's declared type.
+
+    >>> coerce("3", "integer"), coerce("true", "boolean"), coerce("x", "string")
+    (3, True, 'x')
+    """
+    if not isinstance(value, str):
+        return value
+    kind = type_name.split()[0].rstrip(",").lower()
+    try:
+        if kind == "integer":
+            return int(value)
+        if kind == "float":
+            return float(value)
+        if kind == "boolean":
+            if value.lower() in ("true", "1", "yes"):
+                return True
+            if value.lower() in ("false", "0", "no"):
+                return False
+            raise ValueError(value)
+        if kind == "list":
+            return json.loads(value) if value.startswith("[") else value.split(",")
+    except ValueError as exc:
+        raise TemplateError(f"{value!r} is not a valid {kind}") from exc
+    return value
+
+
+def _literal(text: str):
+    text = text.strip().rstrip(".")
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse(path: Path, name: str) -> Template:
+    text = path.read_text(encoding="utf-8")
+    header: list[str] = []
+    for line in text.splitlines():
+        if not line.startswith("//"):
+            break
+        header.append(line[2:].strip())
+    purpose, returns, params, notes = "", [], [], []
+    last = None
+    for line in header:
+        if line.startswith("purpose:"):
+            purpose, last = line[len("purpose:"):].strip(), "purpose"
+        elif line.startswith("returns:"):
+            returns = [c.strip() for c in line[len("returns:"):].split(",") if c.strip()]
+            last = "returns"
+        elif (m := _PARAM.match(line)) is not None:
+            doc = m.group(2)
+            type_name = doc.split(",")[0].strip()
+            required = "required" in doc.split(".")[0]
+            example = _EXAMPLE.search(doc)
+            default = _DEFAULT.search(doc)
+            params.append(Param(
+                name=m.group(1),
+                type=type_name,
+                required=required,
+                default=_literal(default.group(1)) if default else None,
+                example=_literal(example.group(1)) if example else None,
+                doc=doc,
+            ))
+            last = "param"
+        elif line.startswith("note:"):
+            notes.append(line[len("note:"):].strip())
+            last = "note"
+        elif line.startswith("name:"):
+            last = "name"
+        elif last == "purpose":
+            purpose += " " + line
+        elif last == "note" and notes:
+            notes[-1] += " " + line
+    if not purpose or not returns:
+        raise TemplateError(f"{path}: header needs 'purpose:' and 'returns:' lines")
+    return Template(name, path, purpose, tuple(params), returns, text, notes)
+
+
+def all_templates() -> list[Template]:
+    """Every template, sorted by name (``ancestors``, ``pegasus/failed_jobs``, ...)."""
+    root = cypher_dir()
+    out = []
+    for path in sorted(root.rglob("*.cypher")):
+        name = path.relative_to(root).with_suffix("").as_posix()
+        out.append(parse(path, name))
+    return out
+
+
+def get(name: str) -> Template:
+    """The template called ``name`` (``pegasus/failed_jobs`` or ``pegasus.failed_jobs``)."""
+    wanted = name.replace(".", "/").removesuffix("/cypher")
+    root = cypher_dir()
+    path = root / f"{wanted}.cypher"
+    if not path.is_file() or root not in path.resolve().parents:
+        names = ", ".join(t.name for t in all_templates())
+        raise TemplateError(f"no template {name!r}; known: {names}")
+    return parse(path, wanted)
+
+
+def is_template_name(text: str) -> bool:
+    """True when ``text`` names a template rather than being a Cypher statement."""
+    return re.fullmatch(r"[A-Za-z0-9_]+([./][A-Za-z0-9_]+)*", text) is not None

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Set up a fresh machine for lineage-explorer (idempotent; safe to run again).
+#  1. system packages it needs and does not find: Java 17 (Neo4j 5.26 runs on 17 or 21),
+#     Maven (fetches the pinned Neo4j jars from Maven Central), and for the test suite
+#     Chromium (report/browser tests) and PostgreSQL (Swift provenance database tests);
+#  2. a virtualenv in .venv with the package (editable) and its test dependencies;
+#  3. the Neo4j server jars, resolved once into ~/.cache/lineage-explorer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+have_java17() {
+  for j in "${LINEAGE_JAVA:-}" "${JAVA_HOME:-/nonexistent}/bin/java" /usr/lib/jvm/*{17,21}*/bin/java "$(command -v java || true)"; do
+    [ -n "$j" ] && [ -x "$j" ] && "$j" -version 2>&1 | grep -qE 'version "(17|21)[."]' && return 0
+  done
+  return 1
+}
+have_java17 || need+=(openjdk-17-jre-headless)
+command -v mvn >/dev/null || need+=(maven)
+if [ "${LINEAGE_SETUP_TEST_TOOLS:-1}" = 1 ]; then
+  command -v chromium >/dev/null || need+=(chromium)
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "setup: installing ${need[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    echo "setup: installing ${need[*]}" >&2
+    sudo DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  else
+    echo "setup: please install: ${need[*]} (Debian/Ubuntu package names), or load them" >&2
+    echo "       as modules; set LINEAGE_JAVA / LINEAGE_MVN if they are not on PATH." >&2
+    exit 1
+  fi
+fi
+
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e '.[test]'
+.venv/bin/python -c 'from lineage import server; print("setup: Neo4j jars in", server.install())'

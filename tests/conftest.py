@@ -1,0 +1,82 @@
+"""Test fixtures: a real Neo4j for every test that needs one.
+
+Which server: ``NEO4J_URI`` when set (with NEO4J_USERNAME / NEO4J_PASSWORD); otherwise a
+Neo4j testcontainer when a Docker engine answers; otherwise the managed server, run from a
+state directory of the test session's own (``.test-state/`` in the repository, never the
+user's graph), started here and stopped at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from lineage import server
+from lineage.api import Lineage
+from lineage.cli import samples_dir
+from lineage.connection import Graph, Settings
+
+REPO = Path(__file__).resolve().parent.parent
+TEST_STATE = Path(os.environ.get("LINEAGE_TEST_STATE", REPO / ".test-state"))
+SAMPLES = samples_dir()
+
+
+def _docker_answers() -> bool:
+    if not shutil.which("docker"):
+        return False
+    try:
+        return subprocess.run(["docker", "info"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.fixture(scope="session")
+def neo4j_settings():
+    """Settings of the Neo4j the tests use (see the module docstring)."""
+    if os.environ.get("NEO4J_URI"):
+        yield Settings.from_env(start_managed=False)
+        return
+    if _docker_answers():
+        from testcontainers.neo4j import Neo4jContainer
+
+        with Neo4jContainer(f"neo4j:{server.NEO4J_VERSION}-community") as box:
+            yield Settings(box.get_connection_url(), "neo4j", box.password, None, False)
+        return
+    info = server.start(TEST_STATE)
+    yield Settings(info["uri"], info["user"], server.password(TEST_STATE), None, True)
+    server.stop(TEST_STATE)
+
+
+@pytest.fixture(scope="session")
+def test_state_dir(neo4j_settings) -> Path:
+    """The managed test server's state directory (tests that inspect the server use it)."""
+    if not neo4j_settings.managed:
+        pytest.skip("needs the managed server (NEO4J_URI or Docker is in use)")
+    return TEST_STATE
+
+
+@pytest.fixture(scope="session")
+def session_lineage(neo4j_settings):
+    lin = Lineage(Graph.connect(neo4j_settings))
+    yield lin
+    lin.close()
+
+
+@pytest.fixture
+def lin(session_lineage) -> Lineage:
+    """A connected API handle on an empty graph."""
+    session_lineage.reset()
+    return session_lineage
+
+
+@pytest.fixture
+def cli_env(neo4j_settings, monkeypatch):
+    """Environment for running the `lineage` CLI against the test server."""
+    monkeypatch.setenv("NEO4J_URI", neo4j_settings.uri)
+    monkeypatch.setenv("NEO4J_USERNAME", neo4j_settings.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_settings.password)
+    return dict(os.environ)

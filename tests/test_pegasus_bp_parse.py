@@ -1,0 +1,126 @@
+"""Pegasus BP streams to records, without a database: counts from the real samples."""
+
+from pathlib import Path
+
+import pytest
+
+from lineage import model
+from lineage.errors import ParseError
+from lineage.loaders import detect
+from lineage.loaders.base import LoadReport
+from lineage.loaders.pegasus_bp import parse, parse_lines
+from lineage.records import Edge, Node
+
+from .conftest import SAMPLES
+
+PEGASUS = SAMPLES / "pegasus"
+
+
+def distinct_nodes(records, kind):
+    return {r.uid for r in records if isinstance(r, Node) and r.kind is kind}
+
+
+def distinct_edges(records, rel, start_kind_prefix=""):
+    return {(r.start, r.end) for r in records
+            if isinstance(r, Edge) and r.rel is rel and r.start.startswith(start_kind_prefix)}
+
+
+def test_blackdiamond_oracle_counts():
+    report = LoadReport("bd", "pegasus-bp")
+    recs = list(parse(PEGASUS / "blackdiamond-4.0.bp", report))
+    assert len(distinct_nodes(recs, model.TASK)) == 4
+    assert len(distinct_edges(recs, model.WAS_INFORMED_BY, "pegasus:task:")) == 4
+    assert len(distinct_nodes(recs, model.JOB)) == 14
+    assert len(distinct_edges(recs, model.WAS_INFORMED_BY, "pegasus:job:")) == 25
+    assert len(distinct_edges(recs, model.RUNS_TASK, "pegasus:job:")) == 4
+    assert len(distinct_nodes(recs, model.INVOCATION)) == 26
+    assert len(distinct_nodes(recs, model.WORKFLOW)) == 1
+    assert report.skipped == {} and report.unknown == {}
+    assert report.extra["events"]["job.info"] == 14
+
+
+def test_blackdiamond_every_job_succeeded():
+    recs = list(parse(PEGASUS / "blackdiamond-4.0.bp", LoadReport("bd", "pegasus-bp")))
+    status = {}
+    for r in recs:
+        if isinstance(r, Node) and r.kind is model.JOB and "status" in r.props:
+            status[r.uid] = r.props["status"]
+    assert len(status) == 14 and set(status.values()) == {"succeeded"}
+
+
+def test_stdout_text_is_percent_decoded():
+    recs = list(parse(PEGASUS / "blackdiamond-4.0.bp", LoadReport("bd", "pegasus-bp")))
+    texts = [r.props["stdout_text"] for r in recs
+             if isinstance(r, Node) and r.props.get("stdout_text")]
+    assert any("Command 'globus-version' not found" in t for t in texts)
+    assert all("%0A" not in t for t in texts)
+
+
+def test_static_bp_of_planner_5_without_prefix_and_quoted():
+    report = LoadReport("p", "pegasus-bp")
+    recs = list(parse(PEGASUS / "process_wf_failure.static.bp", report))
+    jobs = distinct_nodes(recs, model.JOB)
+    assert len(jobs) == 5
+    assert "pegasus:job:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3:ls_ID0000001" in jobs
+    wf = [r for r in recs if isinstance(r, Node) and r.kind is model.WORKFLOW]
+    assert any(r.props.get("meta_wf_api") == "python" for r in wf)
+    assert report.unknown == {}
+
+
+def test_triana_inconsistencies_are_reported():
+    report = LoadReport("t", "pegasus-bp")
+    list(parse(PEGASUS / "triana-messy.bp", report))
+    assert report.extra["inconsistencies"] > 0
+    assert any("not declared" in w for w in report.warnings)
+
+
+def test_malformed_line_names_file_and_line(tmp_path):
+    bad = tmp_path / "bad.bp"
+    good = (PEGASUS / "blackdiamond-4.0.bp").read_text().splitlines()
+    bad.write_text("\n".join(good[:5] + ['ts=2012-03-13T12:35:37Z event=stampede.job.info argv="open'] + good[5:]))
+    with pytest.raises(ParseError) as err:
+        list(parse(bad, LoadReport(str(bad), "pegasus-bp")))
+    assert str(bad) in str(err.value) and ":6:" in str(err.value)
+
+
+def test_lenient_skips_and_counts(tmp_path):
+    bad = tmp_path / "bad.bp"
+    good = (PEGASUS / "blackdiamond-4.0.bp").read_text().splitlines()
+    bad.write_text("\n".join(good[:5] + ["garbage line", "ts=x event=stampede.job.info"] + good[5:]))
+    report = LoadReport(str(bad), "pegasus-bp", lenient=True)
+    recs = list(parse(bad, report))
+    assert sum(report.skipped.values()) == 2
+    assert len(distinct_nodes(recs, model.JOB)) == 14
+
+
+def test_unknown_event_types_are_counted_not_fatal():
+    report = LoadReport("u", "pegasus-bp")
+    list(parse_lines(["ts=1 event=stampede.brand.new.event xwf.id=w"], report))
+    assert report.unknown == {"event brand.new.event": 1}
+
+
+def test_missing_required_key_is_an_error():
+    with pytest.raises(ParseError, match="job.id"):
+        list(parse_lines(["ts=1 event=stampede.job.info xwf.id=w"], LoadReport("m", "p")))
+
+
+def test_detection(tmp_path):
+    assert detect(PEGASUS / "blackdiamond-4.0.bp").name == "pegasus-bp"
+    assert detect(PEGASUS / "process_wf_failure.static.bp").name == "pegasus-bp"
+    other = tmp_path / "notes.txt"
+    other.write_text("hello\n")
+    assert detect(other) is None
+
+
+def test_exit_codes_decode_wait_status():
+    lines = [
+        "ts=1 event=stampede.job.info xwf.id=w job.id=j type=1",
+        "ts=2 event=stampede.job_inst.main.end xwf.id=w job.id=j job_inst.id=1 status=-1 exitcode=512 site=s",
+        "ts=3 event=stampede.job_inst.main.end xwf.id=w job.id=j job_inst.id=2 status=-1 exitcode=9 site=s",
+    ]
+    recs = list(parse_lines(lines, LoadReport("x", "p")))
+    inst = {r.uid: r.props for r in recs if isinstance(r, Node) and r.kind is model.JOB_INSTANCE}
+    assert inst["pegasus:job_instance:w:j:1"]["exitcode"] == 2
+    assert inst["pegasus:job_instance:w:j:2"]["signal"] == 9
+    job = [r for r in recs if isinstance(r, Node) and r.kind is model.JOB and "attempts" in r.props][-1]
+    assert job.props["attempts"] == 2 and job.props["status"] == "failed"

@@ -1,0 +1,98 @@
+"""The managed Neo4j: loopback only, authentication on, private password and data."""
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+
+import pytest
+from neo4j import GraphDatabase
+from neo4j.exceptions import AuthError
+
+from lineage import server
+
+
+def _non_loopback_addresses():
+    out = subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split()
+    return [a for a in out if not a.startswith("127.") and ":" not in a]
+
+
+def test_status_json_has_the_contract_keys(test_state_dir):
+    info = server.status(test_state_dir)
+    for key in ("running", "uri", "browser_url", "user", "password_file"):
+        assert key in info
+    assert info["running"] is True and info["uri"].startswith("bolt://127.0.0.1:")
+
+
+def test_start_is_a_no_op_when_running(test_state_dir):
+    before = server.status(test_state_dir)
+    again = server.start(test_state_dir)
+    assert again["pid"] == before["pid"]
+
+
+def test_refuses_connections_without_credentials(test_state_dir):
+    info = server.status(test_state_dir)
+    for auth in (None, ("neo4j", "wrong-password"), ("neo4j", "neo4j")):
+        with GraphDatabase.driver(info["uri"], auth=auth) as driver:
+            with pytest.raises(AuthError):
+                driver.verify_connectivity()
+
+
+def test_listens_on_loopback_only(test_state_dir):
+    info = server.status(test_state_dir)
+    bolt = int(info["uri"].rsplit(":", 1)[1])
+    http = int(info["browser_url"].split(":")[2].split("/")[0])
+    # every listening socket on those ports is bound to 127.0.0.1 (/proc/net/tcp{,6})
+    bound = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as fh:
+            for line in fh.readlines()[1:]:
+                local, state = line.split()[1], line.split()[3]
+                addr, port = local.split(":")
+                if state == "0A" and int(port, 16) in (bolt, http):
+                    bound.append(addr)
+    assert bound, "no listening socket found for the server's ports"
+    for addr in bound:
+        assert addr in ("0100007F", "0000000000000000FFFF00000100007F"), addr
+    for address in _non_loopback_addresses():
+        with pytest.raises(OSError):
+            socket.create_connection((address, bolt), timeout=2).close()
+
+
+def test_password_file_and_data_are_private(test_state_dir):
+    info = server.status(test_state_dir)
+    mode = stat.S_IMODE(os.stat(info["password_file"]).st_mode)
+    assert mode == 0o600
+    paths = server.ServerPaths.under(test_state_dir)
+    for d in (paths.root, paths.data_dir, paths.conf_dir, paths.logs_dir):
+        assert stat.S_IMODE(os.stat(d).st_mode) & 0o077 == 0, d
+    conf = (paths.conf_dir / "neo4j.conf").read_text()
+    assert "dbms.security.auth_enabled=true" in conf
+    assert "server.default_listen_address=127.0.0.1" in conf
+
+
+def test_cli_status_json(test_state_dir):
+    env = dict(os.environ, LINEAGE_HOME=str(test_state_dir))
+    env.pop("NEO4J_URI", None)
+    out = subprocess.run([sys.executable, "-m", "lineage", "neo4j", "status", "--json"], capture_output=True,
+                         text=True, env=env, check=True).stdout
+    info = json.loads(out)
+    assert info["running"] is True and info["password_file"].startswith(str(test_state_dir))
+
+
+def test_missing_java_is_explained(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("LINEAGE_JAVA", str(tmp_path / "nojava"))
+    monkeypatch.setattr(server, "_java_major", lambda java: None)
+    with pytest.raises(server.ServerError, match="apt-get install openjdk-17"):
+        server.find_java()
+
+
+def test_missing_maven_is_explained(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("LINEAGE_MVN", raising=False)
+    with pytest.raises(server.ServerError, match="apt-get install maven"):
+        server.find_maven()
