@@ -124,23 +124,37 @@ class Writer:
         return self.driver.session(database=self.database)
 
     def write_nodes(self, nodes: Iterable[Node]) -> WriteStats:
-        """MERGE nodes on uid, add their labels and set their (non-null) properties."""
+        """MERGE nodes on uid, add their labels and set their (non-null) properties.
+
+        Records of one uid within a batch are folded into one row first (later properties
+        win, as they would in sequence), so a stream that updates a node many times costs
+        one MERGE per batch.
+        """
         stats = WriteStats()
-        groups: dict[tuple[str, ...], list[dict]] = {}
-        pending = 0
+        pending: dict[str, tuple[tuple[str, ...], dict]] = {}
         with self._session() as session:
-            for node in nodes:
-                groups.setdefault(node.labels, []).append(
-                    {"uid": node.uid, "props": clean_props(node.props)}
-                )
-                pending += 1
-                if pending >= self.batch_size:
-                    session.execute_write(_write_nodes, groups)
-                    stats.node_rows += pending
-                    groups, pending = {}, 0
-            if pending:
+            def flush() -> None:
+                groups: dict[tuple[str, ...], list[dict]] = {}
+                for uid, (labels, props) in pending.items():
+                    groups.setdefault(labels, []).append({"uid": uid, "props": props})
                 session.execute_write(_write_nodes, groups)
-                stats.node_rows += pending
+                pending.clear()
+
+            for node in nodes:
+                props = clean_props(node.props)
+                seen = pending.get(node.uid)
+                if seen is None:
+                    pending[node.uid] = (node.labels, props)
+                elif seen[0] == node.labels:
+                    seen[1].update(props)
+                else:  # a different label set: keep both rows, in order
+                    flush()
+                    pending[node.uid] = (node.labels, props)
+                stats.node_rows += 1
+                if len(pending) >= self.batch_size:
+                    flush()
+            if pending:
+                flush()
         return stats
 
     def write_edges(self, edges: Iterable[Edge]) -> WriteStats:
