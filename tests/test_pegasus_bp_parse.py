@@ -124,3 +124,12 @@ def test_exit_codes_decode_wait_status():
     assert inst["pegasus:job_instance:w:j:2"]["signal"] == 9
     job = [r for r in recs if isinstance(r, Node) and r.kind is model.JOB and "attempts" in r.props][-1]
     assert job.props["attempts"] == 2 and job.props["status"] == "failed"
+
+
+def test_forced_source_reads_other_content_and_fails_clearly(tmp_path):
+    other = tmp_path / "record.json"
+    other.write_text('{"uuid": "x", "cmdlineA": ["a.out"]}\n')
+    fmt = detect(other, "pegasus")
+    assert fmt is not None and fmt.source == "pegasus"
+    with pytest.raises(ParseError, match=r"record.json:1: expected key=value pairs"):
+        list(fmt.parse(other, LoadReport(str(other), fmt.name)))

@@ -37,17 +37,23 @@ def formats() -> list[Format]:
 def detect(path: Path, source: str = "auto") -> Format | None:
     """The format that reads ``path`` (restricted to one source unless ``source`` is auto).
 
-    Returns ``None`` when no format of that source recognises the file.
+    Returns ``None`` when no format recognises the file; with a forced ``source`` that has
+    a fallback format, that format is returned (its parser then reports what is wrong).
     """
     if source != "auto" and source not in SOURCES:
         raise UnknownFormatError(f"unknown source {source!r}; expected one of {SOURCES}")
     with open(path, "rb") as fh:
         head = fh.read(HEAD_BYTES)
-    for fmt in formats():
-        if source not in ("auto", fmt.source):
-            continue
+    candidates = [f for f in formats() if source in ("auto", f.source)]
+    for fmt in candidates:
         if fmt.detect(Path(path), head):
             return fmt
+    if source != "auto":
+        # a forced source reads the file with its fallback format: if the file is something
+        # else, the parser's error says what was expected where
+        for fmt in candidates:
+            if fmt.fallback:
+                return fmt
     return None
 
 

@@ -79,7 +79,9 @@ class Format:
 
     ``detect(path, head)`` gets the path and the first 64 KiB of the file; ``parse(path,
     report)`` yields records. ``url_schemes`` lists database URL schemes the format reads
-    (for inputs that are not files, such as ``postgresql://``).
+    (for inputs that are not files, such as ``postgresql://``). ``fallback`` marks the one
+    format of a source used for a file none of its detectors accepts when the user forces
+    that source (``--source``): its parser then says what is wrong where.
     """
 
     name: str
@@ -88,3 +90,4 @@ class Format:
     parse: Parser
     url_schemes: tuple[str, ...] = ()
     description: str = ""
+    fallback: bool = False  # read a file with this format when its source is forced

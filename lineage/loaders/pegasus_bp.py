@@ -523,5 +523,6 @@ FORMATS = [
         detect=detect,
         parse=parse,
         description="Pegasus Stampede events, NetLogger BP (monitord and 5.x static.bp)",
+        fallback=True,
     )
 ]
