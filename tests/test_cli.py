@@ -68,3 +68,15 @@ def test_reset_empties_the_graph(lin, cli_env):
     run(cli_env, "reset", "--yes")
     stats = json.loads(run(cli_env, "stats", "--json").stdout)
     assert stats["nodes"] == {}
+
+
+def test_demo_loads_samples_and_writes_reports(lin, cli_env, tmp_path):
+    proc = run(cli_env, "demo", "-o", str(tmp_path / "reports"))
+    reports = [line.split("report: ", 1)[1] for line in proc.stdout.splitlines()
+               if line.startswith("report: ")]
+    runs = lin.query("runs")
+    assert runs and len(reports) == len(runs)
+    html = open(reports[0], encoding="utf-8").read()
+    assert "vis.Network" in html and "<script src=" not in html
+    failed = [r for r in lin.query("MATCH (l:Load) RETURN l.status AS s") if r["s"] != "loaded"]
+    assert failed == []
