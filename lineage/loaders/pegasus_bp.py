@@ -450,8 +450,10 @@ class _Events:
 
 def parse_lines(lines: Iterable[str], report: LoadReport, path: str = "<lines>") -> Iterator[Record]:
     """Records from BP lines; malformed lines raise or (lenient) are skipped and counted."""
-    events = _Events(report)
-    counts = report.extra.setdefault("events", {})
+    yield from handle_events(_bp_events(lines, report, path), report, path)
+
+
+def _bp_events(lines: Iterable[str], report: LoadReport, path: str) -> Iterator[tuple[int, dict]]:
     for lineno, line in enumerate(lines, start=1):
         if len(line) > MAX_LINE:
             report.skip(path, lineno, f"a line shorter than {MAX_LINE} characters",
@@ -464,16 +466,26 @@ def parse_lines(lines: Iterable[str], report: LoadReport, path: str = "<lines>")
         except BPSyntaxError as exc:
             report.skip(path, lineno, "key=value pairs (NetLogger BP)", f"{exc}: {line[:80]}")
             continue
-        name = ev.get("event")
-        if not name or "ts" not in ev:
+        if not ev.get("event") or "ts" not in ev:
             report.skip(path, lineno, "a BP event with 'ts' and 'event' keys", line[:80])
             continue
+        yield lineno, ev
+
+
+def handle_events(events: Iterable[tuple[int, dict]], report: LoadReport,
+                  path: str = "<events>") -> Iterator[Record]:
+    """Records from decoded Stampede events (``(line number, {key: string value})``, keys
+    spelled as in BP: ``xwf.id``); shared by the BP and the JSON-lines readers."""
+    handlers = _Events(report)
+    counts = report.extra.setdefault("events", {})
+    for lineno, ev in events:
+        name = ev["event"]
         if name.startswith("stampede."):
             name = name[len("stampede."):]
         ev["event"] = name
-        handler = events.handlers.get(name)
+        handler = handlers.handlers.get(name)
         if handler is None:
-            if name not in events.ignored:
+            if name not in handlers.ignored:
                 report.unknown_item(f"event {name}")
             continue
         try:
@@ -487,7 +499,7 @@ def parse_lines(lines: Iterable[str], report: LoadReport, path: str = "<lines>")
             continue
         counts[name] = counts.get(name, 0) + 1
         yield from produced
-    yield from events.finish()
+    yield from handlers.finish()
 
 
 def _lines(path: Path, report: LoadReport) -> Iterator[str]:

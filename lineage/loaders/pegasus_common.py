@@ -101,6 +101,41 @@ def attempt_status(last_state: str | None) -> str:
     return "running"
 
 
+def job_status(attempts: int, exitcode_raw: int | None, last_state: str | None) -> str:
+    """Outcome of a job from its latest attempt, by the rule pegasus-analyzer and
+    pegasus-statistics apply to a Stampede database: a recorded exit code decides (0 is
+    success); without one, a held or failed last state decides; otherwise the attempt has
+    no recorded outcome yet (``running``; pegasus-analyzer counts these as unsubmitted).
+
+    >>> job_status(0, None, None)
+    'unsubmitted'
+    >>> job_status(2, 256, "POST_SCRIPT_FAILED")
+    'failed'
+    >>> job_status(1, None, "POST_SCRIPT_SUCCESS")
+    'running'
+    """
+    if attempts == 0:
+        return "unsubmitted"
+    if last_state == "JOB_HELD":
+        return "held"
+    if exitcode_raw is not None:
+        return "succeeded" if exitcode_raw == 0 else "failed"
+    if last_state in FAILED_STATES:
+        return "failed"
+    return "running"
+
+
+def invocation_kind(task_submit_seq: int | None) -> str | None:
+    """What an invocation ran: the task (seq >= 0), DAGMan's pre script (-1) or post script (-2).
+
+    >>> invocation_kind(-2)
+    'post'
+    """
+    if task_submit_seq is None:
+        return None
+    return {-1: "pre", -2: "post"}.get(task_submit_seq, "task" if task_submit_seq >= 0 else "other")
+
+
 #: BP event (without ``stampede.``) -> the job state monitord stores for it; ``None`` entries
 #: depend on the event's ``status`` (0: first, else second).
 STATE_OF_EVENT: dict[str, tuple[str, str | None]] = {
