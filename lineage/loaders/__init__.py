@@ -21,6 +21,7 @@ __all__ = ["Format", "LoadReport", "formats", "detect", "SOURCES", "HEAD_BYTES"]
 _MODULES = (
     "pegasus_bp",
     "swift_log",
+    "swift_db",
 )
 
 SOURCES = ("pegasus", "swift", "chimbuko", "xalt")
