@@ -22,6 +22,8 @@ _MODULES = (
     "pegasus_bp",
     "pegasus_db",
     "pegasus_json",
+    "swift_log",
+    "swift_db",
 )
 
 SOURCES = ("pegasus", "swift", "chimbuko", "xalt")
