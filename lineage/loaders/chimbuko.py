@@ -384,8 +384,10 @@ class _Builder:
         if not self._first(("stub", uid, tid)):
             return
         yield from self._rank(pid, rid)
+        # no name here: a stub read after the full execution (another file) must not replace
+        # its "function [label]" name; templates fall back to event_id
         yield Node(model.FUNCTION_EXECUTION, uid,
-                   {"name": label, "event_id": label, "pid": pid, "rank": rid, "io_step": step,
+                   {"event_id": label, "pid": pid, "rank": rid, "io_step": step,
                     "idx": idx, "thread": tid})
         if self._first(("exec-rank", uid)):
             yield Edge(model.PART_OF, uid, rank_uid(pid, rid))
