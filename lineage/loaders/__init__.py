@@ -24,6 +24,7 @@ _MODULES = (
     "pegasus_json",
     "swift_log",
     "swift_db",
+    "chimbuko",
 )
 
 SOURCES = ("pegasus", "swift", "chimbuko", "xalt")

@@ -1,0 +1,30 @@
+// name: chimbuko/function_profile
+// purpose: Runtime statistics per Chimbuko function: from the normal executions in the graph (count, mean, min, max, standard deviation of the inclusive runtime; mean exclusive runtime) next to the global statistics the parameter server wrote (func_stats), and anomaly counts.
+// param pid: integer, optional (default null = every program). Only this program index. Example: 0
+// param function: string, optional (default null = all). Only functions whose name contains this text. Example: "MPI_"
+// param limit: integer, optional (default 100). How many rows. Example: 20
+// returns: uid, function, pid, fid, normal_count, normal_mean, normal_min, normal_max, normal_stddev, normal_exclusive_mean, global_count, global_mean, global_stddev, global_exclusive_mean, global_anomalies, anomalies_seen
+// note: a normal execution is one that has exited and was not flagged (is_anomaly = false). Runtimes in microseconds.
+MATCH (f:Function)
+WHERE ($pid IS NULL OR f.pid = $pid) AND ($function IS NULL OR f.name CONTAINS $function)
+OPTIONAL MATCH (e:FunctionExecution)-[:EXECUTES]->(f)
+WHERE e.is_anomaly = false AND e.runtime_inclusive IS NOT NULL
+WITH f, count(e) AS normal_count, avg(e.runtime_inclusive) AS normal_mean,
+     min(e.runtime_inclusive) AS normal_min, max(e.runtime_inclusive) AS normal_max,
+     stDev(e.runtime_inclusive) AS normal_stddev, avg(e.runtime_exclusive) AS normal_exclusive_mean
+OPTIONAL MATCH (x:Anomaly)-[:EXECUTES]->(f)
+WITH f, normal_count, normal_mean, normal_min, normal_max, normal_stddev, normal_exclusive_mean,
+     count(x) AS anomalies_seen
+RETURN f.uid AS uid,
+       f.name AS function,
+       f.pid AS pid,
+       f.fid AS fid,
+       normal_count, normal_mean, normal_min, normal_max, normal_stddev, normal_exclusive_mean,
+       f.incl_count AS global_count,
+       f.incl_mean AS global_mean,
+       f.incl_stddev AS global_stddev,
+       f.excl_mean AS global_exclusive_mean,
+       f.anomaly_count AS global_anomalies,
+       anomalies_seen
+ORDER BY coalesce(f.incl_mean * f.incl_count, normal_mean * normal_count, 0) DESC, uid
+LIMIT $limit

@@ -1,0 +1,192 @@
+"""Chimbuko records into lineage records, without a database."""
+
+import json
+
+import pytest
+
+from lineage import loaders
+from lineage.errors import ParseError
+from lineage.loaders import chimbuko
+from lineage.loaders.base import LoadReport
+from lineage.records import Edge, Node
+
+from . import chimbuko_oracle as oracle
+from .conftest import SAMPLES
+
+CH = SAMPLES / "chimbuko"
+V0_ANOM = CH / "provdb_v0_anomalies.json"
+V0_NORM = CH / "provdb_v0_normalexecs.json"
+V0_META = CH / "provdb_v0_metadata.json"
+V2_ANOM = CH / "provdb_v2_anomalies.json"
+
+
+def parse(path, lenient=False):
+    report = LoadReport(str(path), "chimbuko-json", lenient=lenient)
+    return list(chimbuko.parse_json(path, report)), report
+
+
+def exec_uids(recs):
+    return {r.uid for r in recs if isinstance(r, Node) and r.kind.label == "FunctionExecution"}
+
+
+@pytest.mark.parametrize("path", [V0_ANOM, V0_NORM, V2_ANOM])
+def test_distinct_executions_match_the_records(path):
+    recs, report = parse(path)
+    expected = {chimbuko.event_uid(p, e) for p, e in oracle.executions(oracle.records(path))}
+    assert exec_uids(recs) == expected
+    coll = "normalexecs" if "normal" in path.name else "anomalies"
+    assert report.extra["records"][coll] == len(oracle.records(path))
+
+
+def test_call_edges_are_distinct_and_complete():
+    recs, _ = parse(V0_ANOM)
+    called = [(r.start, r.end) for r in recs if isinstance(r, Edge) and r.rel.name == "CALLED_BY"]
+    assert len(called) == len(set(called))
+    expected = {(chimbuko.event_uid(p, a), chimbuko.event_uid(p, b))
+                for p, a, b in oracle.call_edges(oracle.records(V0_ANOM))}
+    assert set(called) == expected
+
+
+def test_every_edge_end_is_emitted_as_a_node():
+    for path in (V0_ANOM, V0_NORM, V2_ANOM, V0_META):
+        recs, _ = parse(path)
+        uids = {r.uid for r in recs if isinstance(r, Node)}
+        dangling = [(r.rel.name, r.start, r.end) for r in recs if isinstance(r, Edge)
+                    and (r.start not in uids or r.end not in uids)]
+        assert dangling == [], path
+
+
+def test_generations_and_both_histogram_spellings():
+    v0, _ = parse(V0_ANOM)
+    v2, _ = parse(V2_ANOM)
+    main0 = [r for r in v0 if isinstance(r, Node) and r.props.get("provdb_collection")]
+    main2 = [r for r in v2 if isinstance(r, Node) and r.props.get("provdb_collection")]
+    assert {n.props["record_version"] for n in main0} == {0}
+    assert {n.props["algo_kind"] for n in main0} == {"sstd"}
+    first = oracle.records(V0_ANOM)[0]
+    n0 = next(n for n in main0 if n.props["event_id"] == first["event_id"])
+    assert n0.props["algo_mean"] == first["func_stats"]["mean"]
+    assert {n.props["record_version"] for n in main2} == {2}
+    rec2 = oracle.records(V2_ANOM)[0]
+    hist = rec2["algo_params"]["histogram"]
+    n2 = next(n for n in main2 if n.props["event_id"] == rec2["event_id"])
+    assert n2.props["hist_counts"] == hist["Bin Counts"]
+    assert len(n2.props["hist_edges"]) == len(hist["Bin Counts"]) + 1
+    assert n2.props["hist_edges"][0] == pytest.approx(hist["First edge"])
+    assert n2.props["hist_edges"][-1] == pytest.approx(hist["First edge"] + len(hist["Bin Counts"]) * hist["Bin width"])
+    assert n2.props["outlier_severity"] == rec2["outlier_severity"]
+    assert "Anomaly" in n2.extra_labels and n2.props["hostname"] == rec2["hostname"]
+    assert json.loads(n2.props["node_state"])["Threads"] == 5
+    # the documented spelling and an algo_params record without a version (generation 1)
+    old = dict(rec2, algo_params={"histogram": {"Histogram Bin Counts": [3, 1],
+                                                "Histogram Bin Edges": [0.0, 5.0, 10.0]}})
+    old.pop("version")
+    recs = list(chimbuko.parse_records([old], LoadReport("x", "chimbuko-json"), collection="anomalies"))
+    node = next(r for r in recs if isinstance(r, Node) and r.props.get("provdb_collection"))
+    assert node.props["record_version"] == 1
+    assert node.props["hist_counts"] == [3, 1] and node.props["hist_edges"] == [0.0, 5.0, 10.0]
+
+
+def test_missing_optional_fields_are_fine():
+    rec = {"pid": 2, "rid": 0, "event_id": "0:3:9", "fid": 7, "func": "solve", "entry": 5, "exit": 9}
+    recs = list(chimbuko.parse_records([rec], LoadReport("x", "chimbuko-json"), collection="normalexecs"))
+    node = next(r for r in recs if isinstance(r, Node) and r.uid == "chimbuko:event:2:0:3:9")
+    assert node.props["runtime_inclusive"] == 4 and node.props["io_step"] == 3
+    assert node.extra_labels == ()
+
+
+def test_metadata_becomes_rank_properties():
+    recs, report = parse(V0_META)
+    meta = oracle.records(V0_META)
+    assert report.extra["records"]["metadata"] == len(meta)
+    ranks = [r for r in recs if isinstance(r, Node) and r.kind.label == "Rank"]
+    assert {r.props["rank"] for r in ranks} == {m["rid"] for m in meta}
+    host = next(m["value"] for m in meta if m["descr"] == "Hostname")
+    assert ranks[-1].props["hostname"] == host
+    gpu_tids = sorted({m["tid"] for m in meta if m["tid"] != 0})
+    assert ranks[-1].props["gpu_thread_ids"] == gpu_tids
+    assert json.loads(ranks[-1].props["gpu_threads"])[str(gpu_tids[0])]["CUDA Stream"] is not None
+
+
+def test_gpu_parent_becomes_launched_on():
+    rec = dict(oracle.records(V0_NORM)[3])  # a GPU kernel of the sample
+    assert rec["is_gpu_event"]
+    rec["gpu_parent"] = {"event_id": "1:6:4000", "tid": 0, "call_stack": [
+        {"event_id": "1:6:4000", "fid": 9, "func": "launch", "entry": 1, "exit": 2},
+        {"event_id": "1:6:3", "fid": 1, "func": "main", "entry": 0, "exit": 0}]}
+    recs = list(chimbuko.parse_records([rec], LoadReport("x", "chimbuko-json"), collection="normalexecs"))
+    [launch] = [r for r in recs if isinstance(r, Edge) and r.rel.name == "LAUNCHED_ON"]
+    assert launch.start == chimbuko.event_uid(0, rec["event_id"])
+    assert launch.end == "chimbuko:event:0:1:6:4000"
+    assert launch.props["stream"] == rec["gpu_location"]["stream"]
+    assert ("chimbuko:event:0:1:6:4000", "chimbuko:event:0:1:6:3") in {
+        (r.start, r.end) for r in recs if isinstance(r, Edge) and r.rel.name == "CALLED_BY"}
+
+
+def test_file_tree_and_global_files(tmp_path):
+    tree = tmp_path / "prov" / "0" / "1"
+    tree.mkdir(parents=True)
+    (tree / "0.anomalies.json").write_text(json.dumps(oracle.records(V0_ANOM)))
+    (tree / "1.normalexecs.json").write_text("[]")
+    (tmp_path / "prov" / "global_func_stats.json").write_text(json.dumps([
+        {"app": 0, "fid": 513, "fname": "MPI_Group_free()",
+         "runtime_profile": {"exclusive_runtime": {"mean": 2.0, "count": 14},
+                             "inclusive_runtime": {"mean": 2.5, "count": 14}},
+         "anomaly_metrics": {"anomaly_count": {"accumulate": 1, "count": 1},
+                             "severity": {"accumulate": 24, "maximum": 24}}}]))
+    (tmp_path / "prov" / "ad_model.json").write_text(json.dumps([
+        {"pid": 0, "fid": 513, "func_name": "MPI_Group_free()",
+         "model": {"histogram": {"Bin Counts": [1], "First edge": 0.0, "Bin width": 2.0,
+                                 "Min": 1, "Max": 2}}}]))
+    (tmp_path / "prov" / "global_counter_stats.json").write_text(json.dumps([
+        {"app": 0, "counter": "Message size for all-reduce", "stats": {"accumulate": 50944, "count": 1}}]))
+    for name in ("0/1/0.anomalies.json", "0/1/1.normalexecs.json", "global_func_stats.json",
+                 "ad_model.json", "global_counter_stats.json"):
+        fmt = loaders.detect(tmp_path / "prov" / name)
+        assert fmt is not None and fmt.name == "chimbuko-json", name
+    recs, report = parse(tree / "0.anomalies.json")
+    assert report.extra["records"]["anomalies"] == len(oracle.records(V0_ANOM))
+    fs, _ = parse(tmp_path / "prov" / "global_func_stats.json")
+    func = next(r for r in fs if isinstance(r, Node) and r.kind.label == "Function")
+    assert func.props["incl_mean"] == 2.5 and func.props["anomaly_count"] == 1
+    model, _ = parse(tmp_path / "prov" / "ad_model.json")
+    func = next(r for r in model if isinstance(r, Node) and r.kind.label == "Function")
+    assert func.props["model_kind"] == "histogram" and func.props["model_hist_edges"] == [0.0, 2.0]
+    cs, _ = parse(tmp_path / "prov" / "global_counter_stats.json")
+    run = [r for r in cs if isinstance(r, Node) and r.kind.label == "ProgramRun"][-1]
+    assert run.props["counter_names"] == ["Message size for all-reduce"]
+
+
+def test_detection_is_specific():
+    found = {}
+    for path in sorted(SAMPLES.glob("*/*")):
+        fmt = loaders.detect(path)
+        found[path.name] = fmt.source if fmt else None
+    for path in sorted(SAMPLES.glob("*/*")):
+        is_chimbuko = path.parent.name == "chimbuko"
+        assert (found[path.name] == "chimbuko") == is_chimbuko, path.name
+
+
+def test_malformed_json_and_bad_records(tmp_path):
+    bad = tmp_path / "x.anomalies.json"
+    good = oracle.records(V2_ANOM)
+    text = json.dumps(good[:2])
+    bad.write_text(text[:-40])  # cut off mid-record
+    with pytest.raises(ParseError):
+        parse(bad)
+    recs, report = parse(bad, lenient=True)
+    assert report.extra["records"]["anomalies"] == 1 and report.skipped
+    broken = tmp_path / "y.anomalies.json"
+    broken.write_text(json.dumps([dict(good[0], event_id="nonsense"), good[1]]))
+    with pytest.raises(ParseError, match="event label"):
+        parse(broken)
+    recs, report = parse(broken, lenient=True)
+    assert report.extra["records"]["anomalies"] == 1
+    assert chimbuko.event_uid(0, good[1]["event_id"]) in exec_uids(recs)
+
+
+def test_json_lines_are_read_too(tmp_path):
+    path = tmp_path / "export.anomalies.json"
+    path.write_text("\n".join(json.dumps(r) for r in oracle.records(V2_ANOM)))
+    recs, report = parse(path)
+    assert report.extra["records"]["anomalies"] == len(oracle.records(V2_ANOM))

@@ -1,0 +1,212 @@
+"""Chimbuko provenance (JSON exports and UnQLite shards) loaded into the real Neo4j, and the
+cypher/chimbuko templates run on it."""
+
+import json
+import math
+
+import unqlite
+
+from lineage.loaders import chimbuko
+
+from . import chimbuko_oracle as oracle
+from .conftest import SAMPLES
+
+CH = SAMPLES / "chimbuko"
+V0 = [CH / "provdb_v0_anomalies.json", CH / "provdb_v0_normalexecs.json", CH / "provdb_v0_metadata.json"]
+V2 = CH / "provdb_v2_anomalies.json"
+
+
+def one(lin, cypher, **params):
+    return lin.query(cypher, params)[0]["n"]
+
+
+def graph_content(lin):
+    """Every lineage node (uid, sorted labels, properties) and edge, independent of write order
+    (Neo4j returns a node's property keys in the order they were first set)."""
+    nodes = lin.query("MATCH (n:Lineage) RETURN n.uid AS uid, labels(n) AS labels, properties(n) AS props")
+    rels = lin.query("MATCH (a:Lineage)-[r]->(b:Lineage) "
+                     "RETURN a.uid AS a, type(r) AS t, b.uid AS b, properties(r) AS props")
+    return (sorted((n["uid"], tuple(sorted(n["labels"])), tuple(sorted(n["props"].items())))
+                   for n in nodes),
+            sorted((r["a"], r["t"], r["b"], tuple(sorted(r["props"].items()))) for r in rels))
+
+
+def write_shard(path, collections: dict[str, list[dict]]):
+    """A provenance database file made with the unqlite package, as Chimbuko's provDB does."""
+    db = unqlite.UnQLite(str(path))
+    for name, records in collections.items():
+        coll = db.collection(name)
+        coll.create()
+        for rec in records:
+            coll.store({k: v for k, v in rec.items() if k != "__id"})
+    db.commit()
+    db.close()
+
+
+def test_v0_samples_load_with_oracle_counts(lin):
+    results = lin.load(V0)
+    assert [r.status for r in results] == ["loaded"] * 3
+    assert all(r.write.unresolved_edges == 0 for r in results)
+    anomalies, normals = oracle.records(V0[0]), oracle.records(V0[1])
+    all_execs = oracle.executions(anomalies) | oracle.executions(normals)
+    assert one(lin, "MATCH (e:FunctionExecution) RETURN count(e) AS n") == len(all_execs)
+    assert one(lin, "MATCH (e:FunctionExecution) WHERE e.provdb_collection = 'anomalies' "
+                    "RETURN count(e) AS n") == len(anomalies)
+    assert one(lin, "MATCH (e:FunctionExecution) WHERE e.provdb_collection = 'normalexecs' "
+                    "RETURN count(e) AS n") == len(normals)
+    expected_anomalies = oracle.anomalous(anomalies, "anomalies") | oracle.anomalous(normals, "normalexecs")
+    assert one(lin, "MATCH (a:Anomaly) RETURN count(a) AS n") == len(expected_anomalies)
+    # executions shared by call stacks and windows (and by several records) are one node each
+    assert one(lin, "MATCH (e:FunctionExecution) WITH e.uid AS u, count(*) AS c WHERE c > 1 "
+                    "RETURN count(u) AS n") == 0
+    shared = {e for r in anomalies for e in [c["event_id"] for c in r["call_stack"]]} & {
+        e["event_id"] for r in anomalies for e in r["event_window"]["exec_window"]}
+    assert shared  # the sample really does repeat executions
+    expected_calls = oracle.call_edges(anomalies) | oracle.call_edges(normals)
+    assert one(lin, "MATCH (:FunctionExecution)-[r:CALLED_BY]->(:FunctionExecution) "
+                    "RETURN count(r) AS n") == len(expected_calls)
+    msgs = {(m["type"], m["timestamp"], m["execdata_key"]) for r in anomalies + normals
+            for m in r["event_window"]["comm_window"]}
+    assert one(lin, "MATCH ()-[m:SENT_MESSAGE]->() RETURN count(m) AS n") == len(msgs)
+    host = next(m["value"] for m in oracle.records(V0[2]) if m["descr"] == "Hostname")
+    rank = lin.query("MATCH (r:Rank {uid: 'chimbuko:rank:0:1'})-[:WAS_ASSOCIATED_WITH]->(h:Host) "
+                     "RETURN r.hostname AS host, h.name AS h, r.executable AS exe")[0]
+    assert rank["host"] == host == rank["h"] and rank["exe"].endswith("xgc-es-cpp-gpu")
+
+
+def test_v2_sample_loads_with_oracle_counts(lin):
+    [result] = lin.load([V2])
+    assert result.status == "loaded" and result.write.unresolved_edges == 0
+    recs = oracle.records(V2)
+    assert one(lin, "MATCH (e:FunctionExecution) RETURN count(e) AS n") == len(oracle.executions(recs))
+    assert one(lin, "MATCH (a:Anomaly) RETURN count(a) AS n") == len(oracle.anomalous(recs, "anomalies"))
+    assert one(lin, "MATCH (a:Anomaly) WHERE a.record_version = 2 AND a.outlier_score IS NOT NULL "
+                    "RETURN count(a) AS n") == len(recs)
+
+
+def test_unqlite_shard_loads_to_the_same_graph_as_json(lin, tmp_path):
+    lin.load(V0)
+    from_json = graph_content(lin)
+    lin.reset()
+    shard = tmp_path / "provdb.0.unqlite"
+    write_shard(shard, {"anomalies": oracle.records(V0[0]), "normalexecs": oracle.records(V0[1]),
+                        "metadata": oracle.records(V0[2])})
+    [result] = lin.load([shard])
+    assert result.format == "chimbuko-unqlite" and result.status == "loaded"
+    from_shard = graph_content(lin)
+    assert len(from_shard[0]) == len(from_json[0]) > 100
+    assert len(from_shard[1]) == len(from_json[1])
+    assert from_shard == from_json
+
+
+def test_global_database_shard(lin, tmp_path):
+    lin.load([V2])
+    fid = oracle.records(V2)[0]["fid"]
+    shard = tmp_path / "provdb.global.unqlite"
+    write_shard(shard, {
+        "func_stats": [{"app": 0, "fid": fid, "fname": "the_function",
+                        "runtime_profile": {"inclusive_runtime": {"mean": 300000.0, "count": 60, "stddev": 5.0},
+                                            "exclusive_runtime": {"mean": 299000.0, "count": 60}},
+                        "anomaly_metrics": {"anomaly_count": {"accumulate": 8, "count": 8},
+                                            "severity": {"accumulate": 10.0, "maximum": 9.0},
+                                            "first_io_step": 1, "last_io_step": 46}}],
+        "counter_stats": [{"app": 0, "counter": "Threads", "stats": {"mean": 5.0, "count": 3}}],
+        "ad_model": [{"pid": 0, "fid": fid, "func_name": "the_function",
+                      "model": oracle.records(V2)[0]["algo_params"]}],
+    })
+    [result] = lin.load([shard])
+    assert result.status == "loaded" and result.write.unresolved_edges == 0
+    row = lin.query("chimbuko/function_profile", pid=0, function="the_function")[0]
+    assert row["global_mean"] == 300000.0 and row["global_anomalies"] == 8
+    assert row["anomalies_seen"] == len([r for r in oracle.records(V2) if r["fid"] == fid])
+    f = lin.query("MATCH (f:Function {uid: $u}) RETURN f.model_kind AS k, f.model_threshold AS t",
+                  {"u": chimbuko.function_uid(0, fid)})[0]
+    assert f["k"] == "histogram" and f["t"] == oracle.records(V2)[0]["algo_params"]["internal_global_threshold"]
+
+
+def test_template_anomaly_call_stack(lin):
+    lin.load([V0[0]])
+    rec = oracle.records(V0[0])[0]
+    rows = lin.query("chimbuko/anomaly_call_stack", uid=chimbuko.event_uid(0, rec["event_id"]))
+    assert [r["event_id"] for r in rows] == [c["event_id"] for c in reversed(rec["call_stack"])]
+    assert rows[-1]["is_anomaly"] is True and rows[0]["level"] == 0
+    assert rows[-1]["function"] == rec["func"]
+
+
+def test_template_top_anomalies(lin):
+    lin.load([V2])
+    recs = oracle.records(V2)
+    rows = lin.query("chimbuko/top_anomalies", by="severity", limit=3)
+    worst = sorted(recs, key=lambda r: -r["outlier_severity"])[:3]
+    assert [r["top_uid"] for r in rows] == [chimbuko.event_uid(0, r["event_id"]) for r in worst]
+    [by_func] = lin.query("chimbuko/top_anomalies", group="function")
+    assert by_func["anomalies"] == len(oracle.anomalous(recs, "anomalies"))
+    assert by_func["total_severity"] == sum(r["outlier_severity"] for r in recs)
+    [by_rank] = lin.query("chimbuko/top_anomalies", group="rank")
+    assert by_rank["key"] == "chimbuko:rank:0:0"
+    rows = lin.query("chimbuko/top_anomalies", by="score", limit=1)
+    assert rows[0]["max_score"] == max(r["outlier_score"] for r in recs)
+
+
+def test_template_anomaly_context(lin):
+    lin.load([V0[0]])
+    rec = oracle.records(V0[0])[1]  # the one with MPI messages in its window
+    uid = chimbuko.event_uid(0, rec["event_id"])
+    rows = lin.query("chimbuko/anomaly_context", uid=uid, steps=50)
+    window = [e["event_id"] for e in rec["event_window"]["exec_window"]]
+    pos = window.index(rec["event_id"])
+    before = [r["uid"] for r in rows if r["relation"] == "before"]
+    assert before[-1] == chimbuko.event_uid(0, window[pos - 1])
+    assert {r["uid"] for r in rows if r["relation"] == "caller"} == {
+        chimbuko.event_uid(0, rec["call_stack"][1]["event_id"])}
+    partners = {(r["relation"], r["rank"]) for r in rows if r["message_type"]}
+    expected = {("sent_to", m["tar"]) if m["type"] == "SEND" else ("received_from", m["src"])
+                for m in rec["event_window"]["comm_window"]}
+    assert partners == expected
+    near = lin.query("chimbuko/anomaly_context", uid=uid, steps=1)
+    assert [r["offset"] for r in near if r["relation"] in ("before", "after")] == [-1, 1]
+
+
+def test_template_gpu_kernels(lin, tmp_path):
+    recs = oracle.records(V0[1])
+    kernel = dict(recs[3])
+    kernel["gpu_parent"] = {"event_id": "1:6:4000", "tid": 0, "call_stack": [
+        {"event_id": "1:6:4000", "fid": 9, "func": "launch_collision", "entry": 1, "exit": 2}]}
+    path = tmp_path / "gpu.normalexecs.json"
+    path.write_text(json.dumps([kernel] + recs[:3]))
+    lin.load([path])
+    rows = lin.query("chimbuko/gpu_kernels")
+    assert {r["uid"] for r in rows} == {chimbuko.event_uid(0, r["event_id"]) for r in [kernel] + recs[:3]
+                                        if r["is_gpu_event"]}
+    top = next(r for r in rows if r["uid"] == chimbuko.event_uid(0, kernel["event_id"]))
+    assert top["cpu_parent_function"] == "launch_collision" and top["cpu_thread"] == 0
+    assert top["stream"] == kernel["gpu_location"]["stream"] and top["kernel"] == kernel["func"]
+
+
+def test_template_function_profile(lin):
+    lin.load(V0[:2])
+    recs = oracle.records(V0[0]) + oracle.records(V0[1])
+    fid = 475  # MPI_Comm_size(), frequent in the windows
+    runtimes = {}
+    for r in recs:
+        for e in r["event_window"]["exec_window"] + r["call_stack"]:
+            if e["fid"] == fid and e["exit"] and not e["is_anomaly"]:
+                runtimes[e["event_id"]] = e["exit"] - e["entry"]
+    [row] = lin.query("chimbuko/function_profile", function="MPI_Comm_size()")
+    assert row["normal_count"] == len(runtimes)
+    assert math.isclose(row["normal_mean"], sum(runtimes.values()) / len(runtimes))
+    assert row["normal_max"] == max(runtimes.values())
+
+
+def test_template_compare_runs(lin, tmp_path):
+    recs = oracle.records(V2)
+    other = [dict(r, pid=1) for r in recs[:3]]
+    path = tmp_path / "run1.anomalies.json"
+    path.write_text(json.dumps(other))
+    lin.load([V2, path])
+    rows = lin.query("chimbuko/compare_runs", run_a=0, run_b=1)
+    top = rows[0]
+    assert top["function"] == recs[0]["func"]
+    assert top["a_anomalies"] == len(oracle.anomalous(recs, "anomalies"))
+    assert top["b_anomalies"] == len(oracle.anomalous(other, "anomalies"))
+    assert top["anomaly_delta"] == top["b_anomalies"] - top["a_anomalies"] < 0
