@@ -20,6 +20,7 @@ __all__ = ["Format", "LoadReport", "formats", "detect", "SOURCES", "HEAD_BYTES"]
 #: Loader modules, in detection order (the first format whose detector accepts a file wins).
 _MODULES = (
     "pegasus_bp",
+    "xalt",
 )
 
 SOURCES = ("pegasus", "swift", "chimbuko", "xalt")
