@@ -177,8 +177,12 @@ def _progress_printer(quiet: bool):
               help="Skip and count malformed lines/records instead of stopping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the per-input results as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No per-file lines on stderr.")
-def load(paths, source, lenient, as_json, quiet):
+@click.option("--env", type=click.Choice(["none", "filtered", "all"]), default=None,
+              help="XALT run environments: none, filtered (secrets redacted; default) or all.")
+def load(paths, source, lenient, as_json, quiet, env):
     """Load provenance files, directories or database URLs into the graph."""
+    if env:  # read by the XALT loader (lineage.loaders.xalt_records.env_mode)
+        os.environ["LINEAGE_XALT_ENV"] = env
     with _connect() as lin:
         results = lin.load(paths, source=source, lenient=lenient,
                            progress=_progress_printer(quiet or as_json))

@@ -25,6 +25,7 @@ _MODULES = (
     "swift_log",
     "swift_db",
     "chimbuko",
+    "xalt",
 )
 
 SOURCES = ("pegasus", "swift", "chimbuko", "xalt")

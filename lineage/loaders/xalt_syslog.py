@@ -1,0 +1,243 @@
+"""XALT records sent through syslog: ``XALT_LOGGING_<syshost>`` lines carrying a record in
+chunks, reassembled by key and index (in any order) and decoded.
+
+What XALT's ``transmit`` writes, by interface version (``V:n`` after the tag):
+
+- ``V:4``: ``V:4 kind:run syshost:s2 key:run_strt_<uuid> crcStr:0xABCD nb:02 idx:00 value:<text>``
+- ``V:3``: ``V:3 kind:run idx:0 nb:2 syshost:s2 key:run_strt_<uuid> value:<text>`` (no crc)
+- ``V:2``: like V:3, but the record is zlib-compressed and base64-encoded before it is cut
+- no ``V:`` (syslogv1): ``run:<base64 record>`` in one line (``kind:syshost:base64`` in
+  some versions)
+
+Chunks of one record share ``key`` (and ``crcStr``); they are joined in ``idx`` order once
+all ``nb`` have arrived. Syslog drops trailing blanks, so a chunk shorter than its siblings
+(other than the last) is padded back with spaces, as XALT's own ``xalt_syslog_to_db`` does.
+Records still missing chunks at the end of the file are reported (a warning each and the
+``incomplete_records`` counter), not loaded: when a record straddles a log rotation,
+concatenate the files and load the result. Other lines are ignored and counted.
+
+>>> from lineage.loaders.base import LoadReport
+>>> rec = '{"program":"R","xalt_run_uuid":"u9","package_name":"dplyr"}'
+>>> lines = [f"Jan 1 00:00:00 n1 XALT_LOGGING_s2: V:3 kind:pkg idx:1 nb:2 syshost:s2 "
+...          f"key:pkg_u9 value:{rec[30:]}",
+...          f"Jan 1 00:00:00 n1 XALT_LOGGING_s2: V:3 kind:pkg idx:0 nb:2 syshost:s2 "
+...          f"key:pkg_u9 value:{rec[:30]}"]
+>>> r = LoadReport("syslog", "xalt-syslog")
+>>> [x.uid for x in parse_syslog_lines(lines, r) if hasattr(x, "uid")]
+['xalt:package:R:dplyr::', 'xalt:run:u9']
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..records import Record
+from .base import LoadReport
+from .xalt_records import record_to_graph
+
+TAG = "XALT_LOGGING"
+_VERSION = re.compile(r"(?:^|[\s:])V:(\d+)(?=\s)")
+_V1_KIND = re.compile(r"\b(run|link|pkg):")
+MAX_LINE = 1 << 20  # a syslog line longer than this is not XALT's
+_REMEMBER_DONE = 100_000
+_MAX_INCOMPLETE_WARNINGS = 20
+
+
+def detect_syslog(path: Path, head: bytes) -> bool:
+    """A text file with ``XALT_LOGGING`` lines (a syslog file, or a slice of one)."""
+    if head.lstrip().startswith((b"{", b"[")):
+        return False
+    for line in head.splitlines()[:2000]:
+        if TAG.encode() in line and (b" V:" in line or re.search(rb"(run|link|pkg):", line)):
+            return True
+    return False
+
+
+@dataclass
+class _Partial:
+    """The chunks of one record seen so far."""
+
+    nb: int
+    version: int
+    first_line: int
+    chunks: dict[int, str] = field(default_factory=dict)
+
+
+class _Assembler:
+    """Collects chunks by (syshost, key, crc) and yields records as they complete."""
+
+    def __init__(self, report: LoadReport):
+        self.report = report
+        self.partial: dict[tuple[str, str, str], _Partial] = {}
+        self.done: OrderedDict[tuple[str, str, str], None] = OrderedDict()
+        self.counts = report.extra.setdefault("xalt_syslog", {})
+
+    def count(self, key: str, n: int = 1) -> None:
+        self.counts[key] = self.counts.get(key, 0) + n
+
+    # -------------------------------------------------------- one line
+    def line(self, text: str, lineno: int) -> Iterator[Record]:
+        at = text.find(TAG)
+        if at < 0:
+            self.count("other_lines")
+            return
+        if text.startswith(TAG + "_ERROR", at):
+            self.report.unknown_item("XALT_LOGGING_ERROR line")
+            return
+        text = text.rstrip("\r\n")
+        after_tag = text[at + len(TAG):]
+        host_from_tag = re.match(r"_([^\s:\[]+)", after_tag)
+        version = _VERSION.search(after_tag)
+        if version is None:
+            yield from self.v1(after_tag, lineno)
+            return
+        self.count("chunk_lines")
+        rest = after_tag[version.end():]
+        cut = rest.find("value:")
+        if cut < 0:
+            self.report.skip(self.report.path, lineno, "a 'value:' field in an XALT_LOGGING line",
+                             text[:200])
+            return
+        value = rest[cut + len("value:"):]
+        fields: dict[str, str] = {}
+        for token in rest[:cut].split():
+            name, sep, val = token.partition(":")
+            if sep:
+                fields[name] = val
+        try:
+            idx, nb = int(fields["idx"]), int(fields["nb"])
+            key = fields["key"]
+        except (KeyError, ValueError):
+            self.report.skip(self.report.path, lineno, "key, idx and nb fields (integers)",
+                             rest[:cut][:200])
+            return
+        if not 0 <= idx < nb:
+            self.report.skip(self.report.path, lineno, f"0 <= idx < nb", f"idx {idx}, nb {nb}")
+            return
+        syshost = fields.get("syshost") or (host_from_tag.group(1) if host_from_tag else "")
+        ident = (syshost, key, fields.get("crcStr", fields.get("crc", "")))
+        if ident in self.done:
+            self.count("duplicate_chunks")
+            return
+        part = self.partial.get(ident)
+        if part is None:
+            part = self.partial[ident] = _Partial(nb, int(version.group(1)), lineno)
+        elif part.nb != nb:
+            self.report.skip(self.report.path, lineno, f"nb:{part.nb} like the record's other "
+                             f"chunks (key {key})", f"nb:{nb}")
+            return
+        if idx in part.chunks:
+            self.count("duplicate_chunks")
+            if part.chunks[idx] != value:
+                self.report.warn(f"{self.report.path}:{lineno}: chunk {idx} of {key} seen twice "
+                                 f"with different text; the first is kept")
+            return
+        part.chunks[idx] = value
+        if len(part.chunks) == nb:
+            del self.partial[ident]
+            self.remember(ident)
+            yield from self.complete(ident, part)
+
+    def remember(self, ident: tuple[str, str, str]) -> None:
+        self.done[ident] = None
+        if len(self.done) > _REMEMBER_DONE:
+            for _ in range(_REMEMBER_DONE // 2):
+                self.done.popitem(last=False)
+
+    # -------------------------------------------------------- a whole record
+    def complete(self, ident: tuple[str, str, str], part: _Partial) -> Iterator[Record]:
+        chunks = [part.chunks[i] for i in range(part.nb)]
+        where = f"line {part.first_line} (key {ident[1]})"
+        if part.version == 2:
+            try:
+                text = zlib.decompress(base64.b64decode("".join(chunks))).decode(
+                    "utf-8", errors="surrogateescape")
+            except (binascii.Error, zlib.error, ValueError) as exc:
+                self.report.skip(self.report.path, where, "a zlib-compressed, base64-encoded "
+                                 "XALT record (V:2)", str(exc)[:200])
+                return
+            self.count("compressed_records")
+        else:
+            if part.nb > 1:  # syslog drops trailing blanks: pad inner chunks back
+                width = max(len(c) for c in chunks[:-1])
+                chunks = [c.ljust(width) for c in chunks[:-1]] + [chunks[-1]]
+            text = "".join(chunks)
+        yield from self.decode(text, where)
+
+    def decode(self, text: str, where: str) -> Iterator[Record]:
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            self.report.skip(self.report.path, where, "a JSON XALT record", str(exc)[:200])
+            return
+        self.count("records")
+        raw = text.encode("utf-8", errors="surrogateescape")
+        yield from record_to_graph(value, raw, self.report, where)
+
+    def v1(self, after_tag: str, lineno: int) -> Iterator[Record]:
+        """``syslogv1``: a whole record in one line, base64 (sometimes ``kind:host:b64``)."""
+        m = _V1_KIND.search(after_tag)
+        if m is None:
+            self.report.skip(self.report.path, lineno, "'V:n' or 'run:'/'link:'/'pkg:' after "
+                             "XALT_LOGGING", after_tag[:200])
+            return
+        payload = after_tag[m.end():].strip()
+        self.count("v1_lines")
+        if payload.startswith("{"):
+            yield from self.decode(payload, f"line {lineno}")
+            return
+        data = payload.rsplit(":", 1)[-1]
+        try:
+            raw = base64.b64decode(data)
+            try:
+                raw = zlib.decompress(raw)
+            except zlib.error:
+                pass
+            text = raw.decode("utf-8", errors="surrogateescape")
+        except (binascii.Error, ValueError) as exc:
+            self.report.skip(self.report.path, lineno, "a base64 XALT record (syslogv1)",
+                             str(exc)[:200])
+            return
+        yield from self.decode(text, f"line {lineno}")
+
+    # -------------------------------------------------------- end of input
+    def finish(self) -> None:
+        self.counts["incomplete_records"] = len(self.partial)
+        for n, ((host, key, crc), part) in enumerate(sorted(self.partial.items(),
+                                                            key=lambda kv: kv[1].first_line)):
+            if n >= _MAX_INCOMPLETE_WARNINGS:
+                self.report.warn(f"{self.report.path}: ... and {len(self.partial) - n} more "
+                                 f"incomplete XALT records")
+                break
+            missing = [i for i in range(part.nb) if i not in part.chunks]
+            self.report.warn(
+                f"{self.report.path}:{part.first_line}: incomplete XALT record key {key} "
+                f"(syshost {host}{', crc ' + crc if crc else ''}): has {len(part.chunks)} of "
+                f"{part.nb} chunks, missing idx {missing[:20]}; not loaded")
+
+
+def parse_syslog_lines(lines: Iterable[str], report: LoadReport) -> Iterator[Record]:
+    """Records from syslog lines (already decoded text)."""
+    assembler = _Assembler(report)
+    for lineno, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE:
+            report.skip(report.path, lineno, f"a syslog line under {MAX_LINE} characters",
+                        f"{len(line)} characters")
+            continue
+        yield from assembler.line(line, lineno)
+    assembler.finish()
+
+
+def parse_syslog(path: Path, report: LoadReport) -> Iterator[Record]:
+    """A syslog file, streamed line by line (undecodable bytes survive as ``\\xNN``)."""
+    with open(path, "rb") as fh:
+        lines = (raw.decode("utf-8", errors="surrogateescape") for raw in fh)
+        yield from parse_syslog_lines(lines, report)
