@@ -125,6 +125,13 @@ class Lineage:
 
         return write_report(self, uid, output, **options)
 
+    def view(self, uid: str, **options):
+        """The lineage report of a run or node as an object that displays inline in Jupyter
+        (``depth=``, ``max_nodes=``; ``.save(path)`` writes the page)."""
+        from .report import view_report
+
+        return view_report(self, uid, **options)
+
     def close(self) -> None:
         self.graph.close()
 

@@ -284,11 +284,18 @@ def cypher_show(name):
 @click.argument("uid")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="The HTML file to write.")
-@click.option("--depth", default=3, show_default=True, help="Hops up and down for a node.")
-def report(uid, output, depth):
-    """Write the HTML lineage report of a run or any node."""
+@click.option("--depth", default=3, show_default=True,
+              help="Hops up and down for a node; PART_OF hops below a run.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None,
+              help="Draw at most this many nodes, grouping the rest "
+                   "[default: $LINEAGE_REPORT_MAX_NODES or 500].")
+def report(uid, output, depth, max_nodes):
+    """Write the HTML lineage report of a run or any node (one self-contained file)."""
+    options = {"depth": depth}
+    if max_nodes:
+        options["max_nodes"] = max_nodes
     with _connect() as lin:
-        path = lin.report(uid, output, depth=depth)
+        path = lin.report(uid, output, **options)
     click.echo(f"report: {Path(path).resolve()}")
 
 

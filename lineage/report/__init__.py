@@ -5,6 +5,7 @@
 '#d62728'
 """
 
-from .build import write_report
+from .build import build_report, view_report, write_report
+from .view import ReportView
 
-__all__ = ["write_report"]
+__all__ = ["build_report", "view_report", "write_report", "ReportView"]

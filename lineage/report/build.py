@@ -1,18 +1,34 @@
 """Gather what a report shows (through the API's templates) and hand it to the renderer.
 
+A report is either a *run view* (the node has the ``:Run`` label: a Pegasus workflow, a Swift
+script run, a Chimbuko program run, an XALT execution) or a *neighbourhood view* (any other
+node: its ancestors and descendants up to a depth). The graph comes from the generic
+templates (``run_members``, ``ancestors``, ``descendants``, ``nodes``, ``edges_among``); the
+tables beside it come from ``SECTIONS``, looked up by the run's kind label, falling back to
+``GENERIC_SECTIONS``. A loader adds its run tables by adding one entry to ``SECTIONS``.
+
+Over ``max_nodes`` nodes the graph is collapsed into groups (by run, by kind and
+transformation / job type / function, by kind: the finest level that fits), and the page says
+what was collapsed.
+
 >>> "Workflow" in SECTIONS
 True
+>>> group_label({"kind": "Job", "name": "findrange_j12", "properties": {}})
+'findrange_j#'
 """
 
 from __future__ import annotations
 
 import os
+import re
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from ..errors import LineageError
 from .render import render
+from .view import ReportView
 
-#: Per run kind: (section title, template, parameter name) tables shown beside the graph.
+#: Per run kind label: (section title, template, parameter name) tables shown beside the graph.
 SECTIONS = {
     "Workflow": [
         ("Failed jobs", "pegasus/failed_jobs", "workflow"),
@@ -20,66 +36,254 @@ SECTIONS = {
     ],
 }
 
-MAX_DRAWN = int(os.environ.get("LINEAGE_REPORT_MAX_NODES", "2000"))
+#: Tables of a run whose kind has no SECTIONS entry: its parts, through PART_OF.
+GENERIC_SECTIONS = [("Parts of the run", "run_members", "run")]
+
+#: Per node kind: the properties naming a node's group when a big graph is collapsed (first
+#: one present wins); kinds not listed group by their name with digit runs replaced by '#'.
+GROUP_BY = {
+    "Job": ("type_desc", "transformation"),
+    "Invocation": ("transformation",),
+    "Task": ("transformation",),
+    "FunctionCall": ("name",),
+    "AppExecution": ("name", "transformation"),
+    "FunctionExecution": ("function", "func", "name"),
+    "Execution": ("exec_name", "executable"),
+}
+
+MAX_DRAWN = int(os.environ.get("LINEAGE_REPORT_MAX_NODES", "500"))
+MAX_ROWS = int(os.environ.get("LINEAGE_REPORT_MAX_ROWS", "1000"))
+MAX_MEMBERS = 100000  # parts of a run fetched at most
 
 
-def _kind(lin, uid: str) -> dict:
+def _root(lin, uid: str) -> dict:
     rows = lin.query("nodes", uids=[uid])
     if not rows:
         raise LineageError(f"no node with uid {uid!r} in the graph (see `lineage query runs`)")
     return rows[0]
 
 
-def _workflow_graph(lin, uid: str) -> tuple[list[dict], list[dict]]:
-    jobs = lin.query("pegasus/workflow_jobs", workflow=uid)
-    nodes = [
-        {"uid": j["uid"], "kind": "Job", "name": j["job_id"], "status": j["status"],
-         "properties": {k: v for k, v in j.items() if k not in ("uid", "parents")}}
-        for j in jobs
-    ]
-    edges = [
-        {"source": j["uid"], "type": "WAS_INFORMED_BY", "target": p}
-        for j in jobs for p in j["parents"]
-    ]
+def _is_run(lin, uid: str) -> bool:
+    rows = lin.query("node", uid=uid)
+    return bool(rows) and "Run" in rows[0]["labels"]
+
+
+def run_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
+    """The parts of run ``uid`` (PART_OF, up to ``depth`` hops) and the edges among them.
+
+    A part's PART_OF edge to the run itself is drawn only when the part has no other edge
+    (so a run with thousands of parts is not drawn as a star)."""
+    root = _root(lin, uid)
+    members = lin.query("run_members", run=uid, max_depth=depth, limit=MAX_MEMBERS)
+    nodes = [root] + [{k: m[k] for k in ("uid", "kind", "name", "status", "properties")}
+                      for m in members]
+    uids = [n["uid"] for n in nodes]
+    edges = list(lin.query("edges_among", uids=uids))
+    linked = Counter()
+    for e in edges:
+        if not (e["type"] == "PART_OF" and e["target"] == uid):
+            linked[e["source"]] += 1
+            linked[e["target"]] += 1
+    edges = [e for e in edges
+             if not (e["type"] == "PART_OF" and e["target"] == uid and linked[e["source"]])]
     return nodes, edges
 
 
-def _neighbourhood(lin, uid: str, depth: int) -> tuple[list[dict], list[dict]]:
+def neighbourhood_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
+    """Node ``uid`` with its ancestors and descendants up to ``depth`` hops, and their edges."""
     up = lin.query("ancestors", uid=uid, max_depth=depth)
     down = lin.query("descendants", uid=uid, max_depth=depth)
-    uids = [uid] + [r["uid"] for r in up] + [r["uid"] for r in down]
-    uids = list(dict.fromkeys(uids))
+    uids = list(dict.fromkeys([uid] + [r["uid"] for r in up] + [r["uid"] for r in down]))
     nodes = list(lin.query("nodes", uids=uids))
     edges = list(lin.query("edges_among", uids=uids))
     return nodes, edges
 
 
+# ------------------------------------------------------------------ collapsing big graphs
+def group_label(node: dict) -> str:
+    """The transformation / job type / function a node is grouped under."""
+    props = node.get("properties") or {}
+    for prop in GROUP_BY.get(node.get("kind"), ()):
+        if props.get(prop) not in (None, ""):
+            return str(props[prop])
+    return re.sub(r"\d+", "#", str(node.get("name") or "?"))
+
+
+def collapse(nodes: list[dict], edges: list[dict], max_nodes: int, keep: str | None = None,
+             runs: dict[str, str] | None = None) -> tuple[list[dict], list[dict], dict | None]:
+    """Group ``nodes`` so that at most ``max_nodes`` are drawn; returns (nodes, edges, note).
+
+    Levels, finest first: (run, kind, group label), (run, kind), (kind); the first level whose
+    group count fits wins. Node ``keep`` (the report's root) is never grouped; a group of one
+    stays the node itself. ``note`` says what was collapsed (None when nothing was).
+
+    >>> ns = [{"uid": f"j{i}", "kind": "Job", "name": f"a{i}"} for i in range(5)]
+    >>> out, _, note = collapse(ns, [], 2)
+    >>> [(n["name"], n["count"]) for n in out], note["level"]
+    ([('Job a# (5)', 5)], 'kind and transformation / type / function')
+    """
+    if len(nodes) <= max_nodes:
+        return nodes, edges, None
+    runs = runs or {}
+    levels = [
+        ("run, kind and transformation / type / function",
+         lambda n: (runs.get(n["uid"]), n.get("kind"), group_label(n))),
+        ("kind and transformation / type / function",
+         lambda n: (None, n.get("kind"), group_label(n))),
+        ("run and kind", lambda n: (runs.get(n["uid"]), n.get("kind"), None)),
+        ("kind", lambda n: (None, n.get("kind"), None)),
+    ]
+    if not any(runs.values()):
+        levels = [lv for lv in levels if "run" not in lv[0]]
+    others = [n for n in nodes if n["uid"] != keep]
+    kept = [n for n in nodes if n["uid"] == keep]
+    for level, key in levels:
+        buckets: dict[tuple, list[dict]] = defaultdict(list)
+        for n in others:
+            buckets[key(n)].append(n)
+        if len(buckets) + len(kept) <= max_nodes:
+            break
+    # spend what is left of the budget: failed nodes drawn on their own, then the
+    # smallest groups opened up
+    single = [n for n in others if n.get("status") == "failed"]
+    if len(buckets) + len(kept) + len(single) > max_nodes:
+        single = []
+    alone = {n["uid"] for n in single}
+    buckets = {k: [m for m in v if m["uid"] not in alone] for k, v in buckets.items()}
+    buckets = {k: v for k, v in buckets.items() if v}
+    budget = max_nodes - len(kept) - len(single) - len(buckets)
+    for k, members in sorted(buckets.items(), key=lambda kv: len(kv[1])):
+        if len(members) - 1 > budget:
+            break
+        budget -= len(members) - 1
+        single.extend(members)
+        buckets[k] = []
+    out = list(kept)
+    group_of: dict[str, str] = {n["uid"]: n["uid"] for n in kept}
+    for n in single:
+        out.append(n)
+        group_of[n["uid"]] = n["uid"]
+    groups_note = []
+    for i, ((run, kind, label), members) in enumerate(
+            sorted(buckets.items(), key=lambda kv: (-len(kv[1]), str(kv[0])))):
+        if not members:
+            continue
+        if len(members) == 1:
+            out.append(members[0])
+            group_of[members[0]["uid"]] = members[0]["uid"]
+            continue
+        gid = f"group:{i}"
+        statuses = Counter(m.get("status") for m in members if m.get("status"))
+        status = "failed" if statuses.get("failed") else (
+            statuses.most_common(1)[0][0] if statuses else None)
+        name = " ".join(str(x) for x in (kind, label) if x) + f" ({len(members)})"
+        run_name = runs.get(members[0]["uid"]) if run else None
+        out.append({
+            "uid": gid, "kind": kind, "name": name, "status": status, "group": True,
+            "count": len(members), "run": run_name,
+            "status_counts": dict(statuses),
+            "members": [[m["uid"], m.get("name"), m.get("status")] for m in members],
+            "properties": {},
+        })
+        groups_note.append({"name": name, "count": len(members), "run": run_name})
+        for m in members:
+            group_of[m["uid"]] = gid
+    counted: Counter = Counter()
+    for e in edges:
+        a, b = group_of.get(e["source"]), group_of.get(e["target"])
+        if a is None or b is None or a == b:
+            continue
+        counted[(a, e["type"], b)] += 1
+    new_edges = [{"source": a, "type": t, "target": b, "count": c}
+                 for (a, t, b), c in counted.items()]
+    note = {
+        "level": level,
+        "total_nodes": len(nodes),
+        "total_edges": len(edges),
+        "drawn_nodes": len(out),
+        "groups": groups_note,
+        "grouped_nodes": sum(g["count"] for g in groups_note),
+        "max_nodes": max_nodes,
+    }
+    return out, new_edges, note
+
+
+# ------------------------------------------------------------------ the report
+def is_dag(nodes: list[dict], edges: list[dict]) -> bool:
+    """True when the drawn graph has no cycle (it then gets the hierarchical layout).
+
+    >>> is_dag([{"uid": "a"}, {"uid": "b"}], [{"source": "a", "target": "b"}])
+    True
+    """
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    graph.add_nodes_from(n["uid"] for n in nodes)
+    graph.add_edges_from((e["source"], e["target"]) for e in edges)
+    return nx.is_directed_acyclic_graph(graph)
+
+
+def _status_from_tables(nodes: list[dict], tables: list[dict]) -> None:
+    """Give drawn nodes without a status the status a table row reports for the same uid."""
+    status = {}
+    for t in tables:
+        if "uid" in t["columns"] and "status" in t["columns"]:
+            for row in t["rows"]:
+                if row.get("status"):
+                    status.setdefault(row["uid"], row["status"])
+    for n in nodes:
+        if not n.get("status") and n["uid"] in status:
+            n["status"] = status[n["uid"]]
+
+
+def report_data(lin, uid: str, depth: int = 3, max_nodes: int = MAX_DRAWN) -> dict:
+    """Everything a report page shows, as plain data (the renderer's keyword arguments)."""
+    root = _root(lin, uid)
+    kind = root["kind"]
+    is_run = _is_run(lin, uid)
+    if is_run:
+        nodes, edges = run_graph(lin, uid, depth)
+        title = f"{kind} {root['name']}"
+        sections = SECTIONS.get(kind, GENERIC_SECTIONS)
+    else:
+        nodes, edges = neighbourhood_graph(lin, uid, depth)
+        title = f"Lineage of {kind} {root['name']}"
+        sections = []
+    tables = []
+    for title_, template, param in sections:
+        rows = lin.query(template, **{param: uid})
+        tables.append({"title": title_, "rows": list(rows[:MAX_ROWS]), "total": len(rows),
+                       "columns": [c for c in rows.columns if c != "properties"]})
+    _status_from_tables(nodes, tables)
+    counts = Counter(n.get("kind") or "?" for n in nodes)
+    runs = None
+    if len(nodes) > max_nodes and not is_run:
+        runs = {r["uid"]: r["run_name"] for r in
+                lin.query("member_runs", uids=[n["uid"] for n in nodes]) if r["run"]}
+    drawn, drawn_edges, collapsed = collapse(nodes, edges, max_nodes, keep=uid, runs=runs)
+    return dict(
+        title=title, root=root, nodes=drawn, edges=drawn_edges, tables=tables,
+        collapsed=collapsed, hierarchical=is_dag(drawn, drawn_edges), kind_counts=dict(counts.most_common()),
+        view="run" if is_run else "neighbourhood", depth=depth,
+    )
+
+
+def build_report(lin, uid: str, depth: int = 3, max_nodes: int = MAX_DRAWN) -> str:
+    """The report page of node ``uid`` as one self-contained HTML string."""
+    return render(**report_data(lin, uid, depth, max_nodes))
+
+
+def view_report(lin, uid: str, depth: int = 3, max_nodes: int = MAX_DRAWN) -> ReportView:
+    """The report of node ``uid`` as an object Jupyter shows inline (``.save(path)`` too)."""
+    data = report_data(lin, uid, depth, max_nodes)
+    return ReportView(render(**data), data["title"])
+
+
 def write_report(lin, uid: str, output: str | os.PathLike, depth: int = 3,
                  max_nodes: int = MAX_DRAWN) -> str:
     """Write the report of node ``uid`` (a run gets its run view) to ``output``."""
-    root = _kind(lin, uid)
-    kind = root["kind"]
-    if kind == "Workflow":
-        nodes, edges = _workflow_graph(lin, uid)
-        title = f"Pegasus workflow {root['name']}"
-    else:
-        nodes, edges = _neighbourhood(lin, uid, depth)
-        title = f"Lineage of {kind} {root['name']}"
-    tables = []
-    for title_, template, param in SECTIONS.get(kind, []):
-        rows = lin.query(template, **{param: uid})
-        tables.append({"title": title_, "rows": list(rows), "columns": rows.columns})
-    collapsed = 0
-    if len(nodes) > max_nodes:
-        collapsed = len(nodes) - max_nodes
-        kept = {n["uid"] for n in nodes[:max_nodes]}
-        nodes = nodes[:max_nodes]
-        edges = [e for e in edges if e["source"] in kept and e["target"] in kept]
-    html = render(
-        title=title, root=root, nodes=nodes, edges=edges, tables=tables,
-        collapsed=collapsed, hierarchical=True,
-    )
+    html = build_report(lin, uid, depth, max_nodes)
     path = Path(output)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html, encoding="utf-8")
+    path.write_text(html, encoding="utf-8", errors="replace")
     return str(path)

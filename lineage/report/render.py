@@ -5,12 +5,14 @@ as JSON inside ``<script type="application/json">`` (``tojson`` escapes ``<``, `
 and quotes), and the page's script builds tooltips with ``textContent``. vis-network is
 read from the pyvis package and inlined, so the file makes no network request.
 
->>> "<script>" in render(title="<script>", root={}, nodes=[], edges=[], tables=[])
-False
+>>> page = render(title="<script>", root={}, nodes=[], edges=[], tables=[])
+>>> "<script>" in page.split("</title>")[0], "&lt;script&gt;" in page
+(False, True)
 """
 
 from __future__ import annotations
 
+import re
 import time
 from functools import lru_cache
 from importlib import resources
@@ -33,6 +35,8 @@ KIND_COLOURS = {
     "Executable": "#ff7f0e", "Library": "#bcbd22", "ObjectFile": "#dbdb8d",
     "Package": "#98df8a", "Build": "#c5b0d5",
 }
+OTHER_STATUS = "#999999"
+OTHER_KIND = "#7f7f7f"
 
 
 @lru_cache(maxsize=1)
@@ -40,7 +44,12 @@ def vis_network_js() -> str:
     """vis-network's standalone build, as shipped inside the pyvis package."""
     root = resources.files("pyvis") / "lib"
     versions = sorted(p.name for p in root.iterdir() if p.name.startswith("vis-"))
-    return (root / versions[-1] / "vis-network.min.js").read_text(encoding="utf-8")
+    text = (root / versions[-1] / "vis-network.min.js").read_text(encoding="utf-8")
+    # no source-map comment: developer tools would fetch the map from next to the page
+    text = re.sub(r"//# sourceMappingURL=\S*\s*$", "", text)
+    if re.search(r"</script|<!--", text, re.IGNORECASE):  # would end the inline <script>
+        raise RuntimeError("vis-network.min.js cannot be inlined as it is")
+    return text
 
 
 @lru_cache(maxsize=1)
@@ -52,8 +61,11 @@ def _env() -> Environment:
 
 
 def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables: list[dict],
-           collapsed: int = 0, hierarchical: bool = True) -> str:
-    """The report page as a string."""
+           collapsed: dict | None = None, hierarchical: bool = True,
+           kind_counts: dict | None = None, view: str = "neighbourhood", depth: int = 3) -> str:
+    """The report page as a string (every value escaped; see the module docstring)."""
+    kinds = sorted({n.get("kind") or "?" for n in nodes})
+    statuses = sorted({n["status"] for n in nodes if n.get("status")})
     return _env().get_template("report.html.j2").render(
         title=title,
         root=root,
@@ -64,7 +76,26 @@ def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables:
         collapsed=collapsed,
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         vis_js=vis_network_js(),
-        status_colours=STATUS_COLOURS,
-        kinds=sorted({n.get("kind") or "?" for n in nodes}),
-        kind_colours=KIND_COLOURS,
+        status_colours={s: STATUS_COLOURS.get(s, OTHER_STATUS) for s in statuses},
+        kinds=kinds,
+        kind_colours={k: KIND_COLOURS.get(k, OTHER_KIND) for k in kinds},
+        kind_counts=kind_counts or {},
+        view=view,
+        depth=depth,
+        root_properties=_summary_properties(root.get("properties") or {}),
     )
+
+
+def _summary_properties(props: dict) -> list[tuple[str, str]]:
+    """The root's properties worth a line in the summary (short scalars, common keys first)."""
+    first = ("status", "start_time", "end_time", "duration", "user", "hostname", "exit_status",
+             "exitcode", "label", "job_id", "exec_path", "cmdline", "argv")
+    keys = [k for k in first if k in props] + sorted(k for k in props if k not in first)
+    out = []
+    for k in keys:
+        v = props[k]
+        if k in ("uid", "name") or v is None or isinstance(v, (list, dict)):
+            continue
+        text = str(v)
+        out.append((k, text if len(text) <= 160 else text[:160] + "..."))
+    return out[:12]
