@@ -13,6 +13,7 @@ seconds since the epoch.
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import datetime, timezone
 
@@ -92,16 +93,20 @@ def parse_timestamp(text: str) -> float:
     1677913761.0
     """
     try:
-        return float(text)
+        seconds = float(text)
     except ValueError:
         pass
+    else:
+        if not math.isfinite(seconds):
+            raise ValueError(f"not a finite timestamp: {text!r}")
+        return seconds
     iso = text.strip()
     if iso.endswith(("Z", "z")):
         iso = iso[:-1] + "+00:00"
     try:
         stamp = datetime.fromisoformat(iso)
-    except ValueError as exc:
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=timezone.utc)
+        return stamp.timestamp()
+    except (ValueError, OverflowError) as exc:
         raise ValueError(f"not an ISO-8601 or epoch timestamp: {text!r}") from exc
-    if stamp.tzinfo is None:
-        stamp = stamp.replace(tzinfo=timezone.utc)
-    return stamp.timestamp()

@@ -27,7 +27,12 @@ from . import pegasus_common as pc
 from .base import Format, LoadReport
 from .netlogger import BPSyntaxError, parse_line, parse_timestamp
 
-MAX_LINE = 16 * 1024 * 1024  # a longer line is malformed, not data
+MAX_LINE = 16 * 1024 * 1024  # bytes; a longer line is malformed, not data (never read whole)
+INT64 = (-(2**63), 2**63 - 1)  # what Neo4j stores as an integer
+#: Declaration events whose repetition with other values is an error (an identical repeat,
+#: as monitord writes when it replays a log after a restart, is harmless).
+DECLARATIONS = {"job.info": ("job", "job.id"), "task.info": ("task", "task.id")}
+_NOT_CONTENT = ("ts", "level")
 
 
 class _Missing(Exception):
@@ -53,9 +58,12 @@ def _int(ev: dict[str, str], key: str, required: bool = False) -> int | None:
             raise _Missing(f"key {key!r} in a {ev.get('event', '?')} event")
         return None
     try:
-        return int(float(value)) if "." in value else int(value)
-    except ValueError:
+        number = int(float(value)) if "." in value else int(value)
+    except (ValueError, OverflowError):
         raise _Missing(f"an integer for {key!r}", value) from None
+    if not INT64[0] <= number <= INT64[1]:
+        raise _Missing(f"a 64-bit integer for {key!r}", value)
+    return number
 
 
 def _float(ev: dict[str, str], key: str) -> float | None:
@@ -91,6 +99,7 @@ class _StreamState:
     attempts: dict[tuple[str, str, int], _Attempt] = field(default_factory=dict)
     started: set[str] = field(default_factory=set)
     declared: set[tuple[str, str, str]] = field(default_factory=set)  # (kind, xwf, id)
+    declared_at: dict[tuple[str, str, str], tuple[int, dict]] = field(default_factory=dict)
     referenced: set[tuple[str, str, str]] = field(default_factory=set)
 
 
@@ -456,7 +465,7 @@ def parse_lines(lines: Iterable[str], report: LoadReport, path: str = "<lines>")
 def _bp_events(lines: Iterable[str], report: LoadReport, path: str) -> Iterator[tuple[int, dict]]:
     for lineno, line in enumerate(lines, start=1):
         if len(line) > MAX_LINE:
-            report.skip(path, lineno, f"a line shorter than {MAX_LINE} characters",
+            report.skip(path, lineno, f"a line of at most {MAX_LINE} characters",
                         line[:60])
             continue
         if not line.strip() or line.lstrip().startswith("#"):
@@ -490,6 +499,8 @@ def handle_events(events: Iterable[tuple[int, dict]], report: LoadReport,
             continue
         try:
             ts = parse_timestamp(ev["ts"])
+            if name in DECLARATIONS:
+                _check_redeclaration(events.state, ev, lineno)
             produced = list(handler(ev, ts))
         except _Missing as exc:
             report.skip(path, lineno, exc.expected, exc.found)
@@ -502,14 +513,48 @@ def handle_events(events: Iterable[tuple[int, dict]], report: LoadReport,
     yield from handlers.finish()
 
 
+def _check_redeclaration(state: _StreamState, ev: dict[str, str], lineno: int) -> None:
+    """A second job.info / task.info for one id must repeat the first one exactly."""
+    kind, id_key = DECLARATIONS[ev["event"]]
+    key = (kind, _need(ev, "xwf.id"), _need(ev, id_key))
+    content = {k: v for k, v in ev.items() if k not in _NOT_CONTENT}
+    first = state.declared_at.get(key)
+    if first is None:
+        state.declared_at[key] = (lineno, content)
+    elif first[1] != content:
+        changed = sorted(k for k in set(content) | set(first[1])
+                         if content.get(k) != first[1].get(k))
+        raise _Missing(
+            f"one {ev['event']} per {kind} id ({kind} {key[2]!r} was declared at line "
+            f"{first[0]} with other values)",
+            "different " + ", ".join(changed),
+        )
+
+
 def _lines(path: Path, report: LoadReport) -> Iterator[str]:
+    """Decoded lines; a line over :data:`MAX_LINE` bytes is never held in memory whole."""
     with open(path, "rb") as raw:
-        for lineno, data in enumerate(raw, start=1):
+        lineno = 0
+        while True:
+            data = raw.readline(MAX_LINE + 1)
+            if not data:
+                return
+            lineno += 1
+            if lineno == 1 and data.startswith(b"\xef\xbb\xbf"):
+                data = data[3:]  # a UTF-8 byte order mark
+            if len(data) > MAX_LINE and not data.endswith(b"\n"):
+                head = data[:60]
+                while data and not data.endswith(b"\n"):  # drain the rest of the line
+                    data = raw.readline(1 << 20)
+                report.skip(str(path), lineno, f"a line of at most {MAX_LINE} bytes",
+                            head.decode("utf-8", errors="replace"))
+                yield ""  # keep line numbers aligned; an empty line is ignored
+                continue
             try:
                 yield data.decode("utf-8")
             except UnicodeDecodeError as exc:
                 report.skip(str(path), lineno, "UTF-8 text", f"byte {exc.start + 1}: {exc.reason}")
-                yield ""  # keep line numbers aligned; an empty line is ignored
+                yield ""
 
 
 def parse(path: Path, report: LoadReport) -> Iterator[Record]:
@@ -519,7 +564,7 @@ def parse(path: Path, report: LoadReport) -> Iterator[Record]:
 
 def detect(path: Path, head: bytes) -> bool:
     """A BP file: its first non-empty line has ``ts=`` and an ``event=`` of the Stampede schema."""
-    text = head.decode("utf-8", errors="replace")
+    text = head.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
     for line in io.StringIO(text):
         if line.strip():
             return line.startswith("ts=") and (
