@@ -64,9 +64,37 @@ def detect(path: Path, source: str = "auto") -> Format | None:
 
 
 def for_url(url: str, source: str = "auto") -> Format:
-    """The format that reads a database URL such as ``sqlite:///x.db`` or ``postgresql://``."""
+    """The format that reads a database URL such as ``sqlite:///x.db`` or ``postgresql://``.
+
+    When several formats read that scheme (Stampede and Swift databases are both
+    PostgreSQL), the database is asked which tables it has and the format whose
+    ``url_tables`` are all there wins.
+    """
     scheme = url.split(":", 1)[0].split("+", 1)[0]
-    for fmt in formats():
-        if scheme in fmt.url_schemes and source in ("auto", fmt.source):
+    candidates = [f for f in formats() if scheme in f.url_schemes and source in ("auto", f.source)]
+    if not candidates:
+        raise UnknownFormatError(f"{url}: no {source} loader reads {scheme}:// URLs")
+    if len(candidates) == 1:
+        return candidates[0]
+    tables = _tables_of(url)
+    for fmt in candidates:
+        if fmt.url_tables and all(t in tables for t in fmt.url_tables):
             return fmt
-    raise UnknownFormatError(f"{url}: no {source} loader reads {scheme}:// URLs")
+    raise UnknownFormatError(
+        f"{url}: a {scheme} database without the tables of "
+        + " or ".join(f"{f.name} ({', '.join(f.url_tables)})" for f in candidates)
+        + "; use --source to choose"
+    )
+
+
+def _tables_of(url: str) -> set[str]:
+    from sqlalchemy import create_engine, inspect
+    from sqlalchemy.exc import SQLAlchemyError
+
+    engine = create_engine(url)
+    try:
+        return set(inspect(engine).get_table_names())
+    except SQLAlchemyError as exc:
+        raise UnknownFormatError(f"{url.split('@')[-1]}: cannot list its tables: {exc}") from exc
+    finally:
+        engine.dispose()

@@ -91,3 +91,4 @@ class Format:
     url_schemes: tuple[str, ...] = ()
     description: str = ""
     fallback: bool = False  # read a file with this format when its source is forced
+    url_tables: tuple[str, ...] = ()  # tables a database URL must have to be this format

@@ -500,7 +500,7 @@ def handle_events(events: Iterable[tuple[int, dict]], report: LoadReport,
         try:
             ts = parse_timestamp(ev["ts"])
             if name in DECLARATIONS:
-                _check_redeclaration(events.state, ev, lineno)
+                _check_redeclaration(handlers.state, ev, lineno)
             produced = list(handler(ev, ts))
         except _Missing as exc:
             report.skip(path, lineno, exc.expected, exc.found)

@@ -802,6 +802,7 @@ FORMATS = [
         detect=detect,
         parse=parse,
         url_schemes=("sqlite", "mysql", "postgresql"),
+        url_tables=REQUIRED,
         description="Pegasus Stampede database (*.stampede.db SQLite, MySQL, PostgreSQL), read-only",
     )
 ]

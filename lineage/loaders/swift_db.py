@@ -246,5 +246,6 @@ def detect(path, head: bytes) -> bool:
 
 FORMATS = [
     Format("swift-db", "swift", detect, parse, url_schemes=("postgresql", "postgres"),
+           url_tables=REQUIRED,
            description="Swift provenance database (swift-provenancedb schema) in PostgreSQL"),
 ]
