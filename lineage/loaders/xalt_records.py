@@ -177,6 +177,8 @@ def _int(value: Any) -> int | None:
 
 
 def _str_list(values: Any) -> list[str] | None:
+    if isinstance(values, str):  # a command line some writers kept as one string
+        return [clean_text(values)]
     if not isinstance(values, list):
         return None
     return [clean_text(v) if isinstance(v, str) else json.dumps(v) for v in values]
