@@ -286,3 +286,18 @@ def test_start_and_end_records_share_the_execution():
             if isinstance(r, Node) and r.kind.label == "Execution"]
     assert {r.uid for r in runs} == {f"xalt:run:{RUN_UUID}"} and len(runs) == 2
     assert runs[1].props["end_time"] == runs[0].props["start_time"] + 42.5
+
+
+def test_syslogv1_line_and_duplicate_chunks():
+    import base64
+    pkg = signed({"program": "python", "xalt_run_uuid": "u7", "package_name": "numpy",
+                  "package_version": "2.0", "package_path": "/p"})
+    v1 = f"Jan 1 n1 XALT_LOGGING_s2: pkg:{base64.b64encode(pkg.encode()).decode()}\n"
+    chunks = syslog_lines(signed(sample_run()), f"run_strt_{RUN_UUID}", block=4000)
+    report = _syslog_report()
+    records = list(parse_syslog_lines([v1] + chunks + chunks[:3], report))
+    assert len(nodes(records, "Package")) == 1
+    assert len([r for r in records if isinstance(r, Node) and r.kind.label == "Execution"
+                and r.props.get("cmdline")]) == 1  # the repeated chunks add no second record
+    assert report.extra["xalt_syslog"]["duplicate_chunks"] == 3
+    assert report.extra["xalt"]["crc_ok"] == 2

@@ -101,6 +101,9 @@ def test_library_users_by_stem_sha1_and_path(usage):
     libm = usage.query("xalt/library_users", library=LIBM[0])
     assert {r["run"] for r in libm if r["how"] == "loaded"} == all_runs
     assert {r["run"] for r in libm if r["how"] == "linked"} == hello_runs
+    # the stem drops the version: libc finds libc.so.6 (loaded) and libc-2.17.so (linked)
+    libc = usage.query("xalt/library_users", library="libc")
+    assert {r["library_path"].rsplit("/", 1)[-1] for r in libc} >= {"libc.so.6", "libc-2.17.so"}
     assert usage.query("xalt/library_users", library="libnothere") == []
 
 

@@ -23,6 +23,8 @@ XALT's ``crcFast``) of the record text as written, computed while the crc value 
 
 from __future__ import annotations
 
+import binascii
+import functools
 import json
 import os
 import re
@@ -36,26 +38,16 @@ from .base import LoadReport
 SOURCE = "xalt"
 
 # ------------------------------------------------------------------ crc
-_CRC_TABLE: list[int] = []
-for _byte in range(256):
-    _r = _byte << 8
-    for _ in range(8):
-        _r = ((_r << 1) ^ 0x1021) if _r & 0x8000 else (_r << 1)
-    _CRC_TABLE.append(_r & 0xFFFF)
-
 _CRC_HEAD = re.compile(rb'^\{"crc":"0x[0-9A-Fa-f]{4}"')
 
 
 def crc16_ccitt(data: bytes) -> int:
-    """XALT's ``crcFast``: CRC-16/CCITT-FALSE.
+    """XALT's ``crcFast``: CRC-16/CCITT-FALSE (``binascii.crc_hqx`` started at 0xFFFF).
 
     >>> hex(crc16_ccitt(b"123456789"))
     '0x29b1'
     """
-    remainder = 0xFFFF
-    for byte in data:
-        remainder = (_CRC_TABLE[((remainder >> 8) ^ byte) & 0xFF] ^ (remainder << 8)) & 0xFFFF
-    return remainder
+    return binascii.crc_hqx(data, 0xFFFF)
 
 
 def check_crc(text: bytes) -> str:
@@ -77,6 +69,7 @@ SECRET_NAME_PARTS = (
     "TOKEN", "PASSWORD", "PASSWD", "PASSPHRASE", "SECRET", "KEY", "CREDENTIAL", "AUTH",
     "COOKIE", "PRIVATE", "CERT", "SIGNATURE",
 )
+_SECRET_NAME = re.compile("|".join(SECRET_NAME_PARTS), re.IGNORECASE)
 _URL_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^/@:\s]*):[^/@\s]*@")
 
 
@@ -92,14 +85,14 @@ def env_mode(explicit: str | None = None) -> str:
     return mode
 
 
+@functools.lru_cache(maxsize=8192)
 def is_secret_name(name: str) -> bool:
     """True for variable names that look like they hold a secret.
 
     >>> is_secret_name("GITHUB_TOKEN"), is_secret_name("aws_secret_access_key"), is_secret_name("PATH")
     (True, True, False)
     """
-    upper = name.upper()
-    return any(part in upper for part in SECRET_NAME_PARTS)
+    return _SECRET_NAME.search(name) is not None
 
 
 def filter_env(env: dict[str, Any], mode: str) -> tuple[dict[str, str] | None, int]:
@@ -121,7 +114,7 @@ def filter_env(env: dict[str, Any], mode: str) -> tuple[dict[str, str] | None, i
         if mode == "filtered":
             if is_secret_name(name):
                 text, redacted = REDACTED, redacted + 1
-            else:
+            elif "://" in text and "@" in text:
                 cleaned = _URL_USERINFO.sub(lambda m: f"{m['scheme']}{m['user']}:{REDACTED}@", text)
                 if cleaned != text:
                     text, redacted = cleaned, redacted + 1
@@ -139,6 +132,8 @@ def clean_text(value: Any) -> Any:
     'a;\\'b"\\\\xff'
     """
     if isinstance(value, str):
+        if value.isascii():
+            return value
         try:
             value.encode("utf-8")
             return value
@@ -182,6 +177,8 @@ def _int(value: Any) -> int | None:
 
 
 def _str_list(values: Any) -> list[str] | None:
+    if isinstance(values, str):  # a command line some writers kept as one string
+        return [clean_text(values)]
     if not isinstance(values, list):
         return None
     return [clean_text(v) if isinstance(v, str) else json.dumps(v) for v in values]
@@ -189,7 +186,9 @@ def _str_list(values: Any) -> list[str] | None:
 
 # ------------------------------------------------------------------ uids
 def execution_uid(run_uuid: str) -> str:
-    """>>> execution_uid("acc1")
+    """The execution of one run: its start and end records share it.
+
+    >>> execution_uid("acc1")
     'xalt:run:acc1'
     """
     return f"xalt:run:{run_uuid}"
@@ -284,12 +283,18 @@ def build_name(exec_path: str | None, compiler: str | None, build_uuid: str) -> 
 
 
 def lib_stem(name: str) -> str:
-    """``libmpi.so.12`` -> ``libmpi``; ``libgcc.a`` -> ``libgcc``; ``crt1.o`` -> ``crt1``."""
+    """The library's name without suffix and version, to find every file of one library.
+
+    >>> [lib_stem(n) for n in ("libmpi.so.12", "libc-2.17.so", "libgcc.a", "crt1.o", "libstdc++.so.6.0.21")]
+    ['libmpi', 'libc', 'libgcc', 'crt1', 'libstdc++']
+    """
+    stem = name
     for marker in (".so", ".a", ".o"):
         idx = name.find(marker)
         if idx > 0 and (idx + len(marker) == len(name) or name[idx + len(marker)] == "."):
-            return name[:idx]
-    return name
+            stem = name[:idx]
+            break
+    return re.sub(r"-\d[\d.]*$", "", stem) or stem
 
 
 def linked_kind(path: str) -> str:
@@ -327,11 +332,10 @@ class _Graph:
             yield Edge(model.WAS_ASSOCIATED_WITH, start, model.host_uid(name), {"role": role},
                        key=role)
 
-    def linked_file(self, path: str, sha1: str | None, origin: str) -> Node:
+    def linked_file(self, path: str, sha1: str | None) -> Node:
         kind = linked_kind(path)
         name = basename(path) or path
-        props = {"name": name, "path": path, "sha1": sha1, "origin": origin,
-                 "stem": lib_stem(name)}
+        props = {"name": name, "path": path, "sha1": sha1, "stem": lib_stem(name)}
         if kind == "o":
             return Node(model.OBJECT_FILE, object_uid(path, sha1), props)
         props["type"] = {"a": "static", "so": "shared"}.get(kind, "other")
@@ -423,7 +427,7 @@ class _Graph:
                 self.report.unknown_item("libA entry that is not [path, sha1]")
                 continue
             path = clean_text(entry[0])
-            lib = self.linked_file(path, known_sha1(entry[1] if len(entry) > 1 else None), "run")
+            lib = self.linked_file(path, known_sha1(entry[1] if len(entry) > 1 else None))
             yield lib
             yield Edge(model.USED, uid, lib.uid, {"role": "loaded"}, key="loaded")
         self.count("libraries_loaded", len(libs))
@@ -497,7 +501,7 @@ class _Graph:
                 self.report.unknown_item("linkA entry that is not [path, sha1]")
                 continue
             node = self.linked_file(clean_text(entry[0]),
-                                    known_sha1(entry[1] if len(entry) > 1 else None), "link")
+                                    known_sha1(entry[1] if len(entry) > 1 else None))
             if node.uid in seen:  # the linker names some libraries more than once
                 continue
             seen.add(node.uid)
