@@ -34,10 +34,16 @@ INT64 = (-(2**63), 2**63 - 1)
 SAMPLE_LIMIT = 1 << 20
 
 
+DERIVED = Path(__file__).parent / "data" / "derived"  # real samples in other transports
+
+
 def samples_of(fmt) -> list[Path]:
-    """The real sample files of the format's source that the format recognises."""
+    """The sample files of the format's source that the format recognises: the real ones,
+    and tests/data/derived/ (real samples re-encoded, by make_derived.py, in transports of
+    which no real file is bundled: monitord JSON lines, XALT syslog)."""
     out = []
-    for path in sorted((SAMPLES / fmt.source).rglob("*")):
+    files = sorted((SAMPLES / fmt.source).rglob("*")) + sorted((DERIVED / fmt.source).rglob("*"))
+    for path in files:
         if path.is_file() and path.stat().st_size <= SAMPLE_LIMIT:
             with open(path, "rb") as fh:
                 if fmt.detect(path, fh.read(loaders.HEAD_BYTES)):
