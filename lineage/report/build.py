@@ -15,7 +15,10 @@ from .render import render
 #: Per run kind: (section title, template, parameter name) tables shown beside the graph.
 SECTIONS = {
     "Workflow": [
-        ("Failed jobs", "pegasus/failed_jobs", "workflow"),
+        ("Summary", "pegasus/statistics", "workflow"),
+        ("Failed jobs", "pegasus/failed_jobs", "workflow"),  # with decoded stderr / stdout
+        ("Retry history", "pegasus/attempts", "workflow"),
+        ("Sub-workflows", "pegasus/subworkflows", "workflow"),
         ("Jobs", "pegasus/workflow_jobs", "workflow"),
     ],
 }
