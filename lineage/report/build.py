@@ -31,7 +31,10 @@ from .view import ReportView
 #: Per run kind label: (section title, template, parameter name) tables shown beside the graph.
 SECTIONS = {
     "Workflow": [
-        ("Failed jobs", "pegasus/failed_jobs", "workflow"),
+        ("Summary", "pegasus/statistics", "workflow"),
+        ("Failed jobs", "pegasus/failed_jobs", "workflow"),  # with decoded stderr / stdout
+        ("Retry history", "pegasus/attempts", "workflow"),
+        ("Sub-workflows", "pegasus/subworkflows", "workflow"),
         ("Jobs", "pegasus/workflow_jobs", "workflow"),
     ],
 }
