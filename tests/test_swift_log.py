@@ -112,8 +112,9 @@ def test_fmri_details(lin):
     assert (r["sv"], r["cv"], r["sf"]) == ("2522", "2325", "130-fmri.swift")
     assert r["d"] > 0 and r["st"] > 1237000000
     [c] = lin.query("MATCH (c:FunctionCall {uid: $u}) RETURN c.type AS t, c.name AS n, "
-                    "c.app_name AS a, c.final_state AS s", u=f"swift:call:{run}:0-4-1")
-    assert c == {"t": "execute", "n": "align", "a": "touch", "s": "END_SUCCESS"}
+                    "c.app_name AS a, c.final_state AS s, c.attempts AS k",
+                    u=f"swift:call:{run}:0-4-1")
+    assert c == {"t": "execute", "n": "align", "a": "touch", "s": "END_SUCCESS", "k": 1}
     ds = "tag:benc@ci.uchicago.edu,2008:swift:dataset:20090316-1729-x8j87htb:720000000052"
     params = lin.query("MATCH (d:Dataset {uid: $d})-[g:WAS_GENERATED_BY]->(c) "
                        "RETURN c.call_id AS c, g.parameter AS p ORDER BY c",
@@ -124,6 +125,16 @@ def test_fmri_details(lin):
                     "RETURN e.site AS site, e.attempt AS a, e.final_state AS s, e.name AS job",
                     u=f"swift:call:{run}:0-4-1")
     assert e == {"site": "localhost", "a": 1, "s": "JOB_END", "job": "touch-3tdga18j"}
+
+
+def test_a_thread_reused_by_an_iteration_is_one_call_with_many_executions():
+    # r2522 reused thread 0-2 for all 12 iterations: the importer's ids make it one call
+    path = SAMPLES / "swift" / "085-iterate-20090316-1728-d8y6za69.log"
+    prov = swift_log.read_log(path, LoadReport(str(path), "swift-log"))
+    call = prov.calls["085-iterate-20090316-1728-d8y6za69:0-2"]
+    assert (call.type, call.name, call.app_name, call.attempts) == ("execute", "greeting", "echo", 12)
+    outputs = [k for k in prov.dataset_out if k[0] == call.id]
+    assert len(outputs) == 12 and {k[2] for k in outputs} == {"t"}
 
 
 def log_text(*messages: str) -> str:

@@ -397,6 +397,10 @@ class _Reader:
                             for k in prov.dataset_out}
         for job_id, job in self.jobs.items():
             self.add_exec(run_id, job_id, job)
+        for ex in prov.execs.values():
+            if ex.call_id:
+                call = prov.calls[ex.call_id]
+                call.attempts = (call.attempts or 0) + 1
         return prov
 
     def add_exec(self, run_id: str, job_id: str, job: _Job) -> None:
