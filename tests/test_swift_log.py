@@ -132,7 +132,8 @@ def test_a_thread_reused_by_an_iteration_is_one_call_with_many_executions():
     path = SAMPLES / "swift" / "085-iterate-20090316-1728-d8y6za69.log"
     prov = swift_log.read_log(path, LoadReport(str(path), "swift-log"))
     call = prov.calls["085-iterate-20090316-1728-d8y6za69:0-2"]
-    assert (call.type, call.name, call.app_name, call.attempts) == ("execute", "greeting", "echo", 12)
+    assert (call.type, call.name, call.app_name, call.attempts) == \
+        ("execute", "greeting", "echo", 12)
     outputs = [k for k in prov.dataset_out if k[0] == call.id]
     assert len(outputs) == 12 and {k[2] for k in outputs} == {"t"}
 
@@ -176,9 +177,11 @@ def test_script_source_operators_and_parallel_parameters(tmp_path):
     path = tmp_path / "t.log"
     path.write_text(text)
     records = list(swift_log.parse(path, LoadReport(str(path), "swift-log")))
-    used = [(r.start, r.end, r.key) for r in records if isinstance(r, Edge) and r.rel.name == "USED"]
+    used = [(r.start, r.end, r.key) for r in records
+            if isinstance(r, Edge) and r.rel.name == "USED"]
     op = "swift:call:t-20090316-1711-abc:operator:0-1"
-    assert (op, f"swift:dataset:{DS}1", "lhs") in used and (op, f"swift:dataset:{DS}1", "rhs") in used
+    assert (op, f"swift:dataset:{DS}1", "lhs") in used
+    assert (op, f"swift:dataset:{DS}1", "rhs") in used
     scripts = [r for r in records if isinstance(r, Node) and r.kind.label == "Script"]
     assert any(r.props.get("source") == "int a = 1;\nPARAM thread=7 direction=x\n" for r in scripts)
     types = {r.props["call_id"]: r.props["type"] for r in records

@@ -86,7 +86,8 @@ class _Tables:
     def __init__(self, conn):
         rows = conn.execute(
             "SELECT table_name, column_name FROM information_schema.columns "
-            "WHERE table_schema = ANY (current_schemas(false)) ORDER BY table_name, ordinal_position"
+            "WHERE table_schema = ANY (current_schemas(false)) "
+            "ORDER BY table_name, ordinal_position"
         ).fetchall()
         self.columns: dict[str, list[str]] = {}
         for table, column in rows:

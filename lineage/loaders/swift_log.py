@@ -199,7 +199,8 @@ class _Reader:
                 self.prov.provenance_lines += 1
                 self.param_threads.setdefault(kv["thread"], None)
                 self.dataset(kv["provenanceid"])
-                table = self.prov.dataset_in if kv["direction"] == "input" else self.prov.dataset_out
+                inputs = kv["direction"] == "input"
+                table = self.prov.dataset_in if inputs else self.prov.dataset_out
                 table[(kv["thread"], kv["provenanceid"], kv["variable"])] = None
         elif word == "CONTAINMENT":
             kv = dict(_KV.findall(rest))
@@ -367,7 +368,8 @@ class _Reader:
             add_call(sp.Call(cid(suffix), run_id, "constructor", name="constructor"))
         for thread, name, lhs, rhs, result in self.operators:
             op = add_call(sp.Call(cid(f"operator:{thread}"), run_id, "operator", name=name))
-            for ds_id, param, table in ((lhs, "lhs", prov.dataset_in), (rhs, "rhs", prov.dataset_in),
+            for ds_id, param, table in ((lhs, "lhs", prov.dataset_in),
+                                        (rhs, "rhs", prov.dataset_in),
                                         (result, "result", prov.dataset_out)):
                 self.dataset(ds_id)
                 table[(op.id, ds_id, param)] = None
