@@ -38,7 +38,8 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -64,16 +65,20 @@ def parse_time(stamp: str, zone: str | None) -> float:
     >>> parse_time("2009-03-16 17:11:28,723", "+0100")
     1237219888.723
     """
-    text = stamp.replace(",", ".")
-    fmt = "%Y-%m-%d %H:%M:%S.%f" if "." in text else "%Y-%m-%d %H:%M:%S"
-    if zone and zone != "Z":
-        text += zone.replace(":", "")
-        fmt += "%z"
-    moment = datetime.strptime(text, fmt)
+    whole, _, fraction = stamp.replace(",", ".").partition(".")
+    base = _second(whole, zone or "")
+    return round(base + (float("0." + fraction) if fraction else 0.0), 3)
+
+
+@lru_cache(maxsize=4096)
+def _second(whole: str, zone: str) -> float:
+    """Epoch seconds of ``YYYY-MM-DD HH:MM:SS`` in a zone (cached: logs repeat seconds)."""
+    moment = datetime.strptime(whole, "%Y-%m-%d %H:%M:%S")
     if zone == "Z":
-        from datetime import timezone
         moment = moment.replace(tzinfo=timezone.utc)
-    return round(moment.timestamp(), 3)
+    elif zone:
+        moment = datetime.strptime(whole + zone.replace(":", ""), "%Y-%m-%d %H:%M:%S%z")
+    return moment.timestamp()
 
 
 @dataclass
