@@ -214,3 +214,16 @@ def test_detection_is_specific():
         assert fmt is None or fmt.source != "swift", path
     assert not swift_log.detect(Path("x.log"), b"2009-03-16 17:11:31,599+0100 INFO  app started\n")
     assert not swift_log.detect(Path("x.log"), b"ts=2009 event=stampede.xwf.start RUNID id=1\n")
+
+
+def test_hostile_bytes_and_crlf_are_read(tmp_path):
+    text = log_text(*HEAD,
+                    f"INFO  vdl:parameterlog PARAM thread=0 direction=input variable=s "
+                    f"provenanceid={DS}1",
+                    f"INFO  AbstractDataNode VALUE dataset={DS}1 VALUE=<script>'\"x")
+    path = tmp_path / "h.log"
+    path.write_bytes(text.replace("\n", "\r\n").encode()
+                     .replace(b"<script>'\"x", b"<script>'\"x\xff"))
+    prov = swift_log.read_log(path, LoadReport(str(path), "swift-log"))
+    assert prov.datasets[f"{DS}1"].value == "<script>'\"x\ufffd"
+    assert list(prov.dataset_in) == [("t-20090316-1711-abc:0", f"{DS}1", "s")]
