@@ -15,8 +15,8 @@ LOGS = sorted((SAMPLES / "swift").glob("*.log"))
 KEY_PROPS = {
     "ScriptRun": ("run_id", "name", "swift_version", "cog_version", "final_state", "status",
                   "start_time", "duration", "script_filename", "script_hash"),
-    "FunctionCall": ("call_id", "run_id", "type", "name", "app_name", "thread", "start_time",
-                     "duration", "final_state", "status"),
+    "FunctionCall": ("call_id", "run_id", "type", "name", "app_name", "thread", "attempts",
+                     "start_time", "duration", "final_state", "status"),
     "AppExecution": ("exec_id", "call_id", "run_id", "name", "start_time", "duration",
                      "final_state", "site"),
     "Dataset": ("dataset_id", "name", "filename", "value", "dataset_type"),

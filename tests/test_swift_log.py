@@ -112,8 +112,9 @@ def test_fmri_details(lin):
     assert (r["sv"], r["cv"], r["sf"]) == ("2522", "2325", "130-fmri.swift")
     assert r["d"] > 0 and r["st"] > 1237000000
     [c] = lin.query("MATCH (c:FunctionCall {uid: $u}) RETURN c.type AS t, c.name AS n, "
-                    "c.app_name AS a, c.final_state AS s", u=f"swift:call:{run}:0-4-1")
-    assert c == {"t": "execute", "n": "align", "a": "touch", "s": "END_SUCCESS"}
+                    "c.app_name AS a, c.final_state AS s, c.attempts AS k",
+                    u=f"swift:call:{run}:0-4-1")
+    assert c == {"t": "execute", "n": "align", "a": "touch", "s": "END_SUCCESS", "k": 1}
     ds = "tag:benc@ci.uchicago.edu,2008:swift:dataset:20090316-1729-x8j87htb:720000000052"
     params = lin.query("MATCH (d:Dataset {uid: $d})-[g:WAS_GENERATED_BY]->(c) "
                        "RETURN c.call_id AS c, g.parameter AS p ORDER BY c",
@@ -124,6 +125,17 @@ def test_fmri_details(lin):
                     "RETURN e.site AS site, e.attempt AS a, e.final_state AS s, e.name AS job",
                     u=f"swift:call:{run}:0-4-1")
     assert e == {"site": "localhost", "a": 1, "s": "JOB_END", "job": "touch-3tdga18j"}
+
+
+def test_a_thread_reused_by_an_iteration_is_one_call_with_many_executions():
+    # r2522 reused thread 0-2 for all 12 iterations: the importer's ids make it one call
+    path = SAMPLES / "swift" / "085-iterate-20090316-1728-d8y6za69.log"
+    prov = swift_log.read_log(path, LoadReport(str(path), "swift-log"))
+    call = prov.calls["085-iterate-20090316-1728-d8y6za69:0-2"]
+    assert (call.type, call.name, call.app_name, call.attempts) == \
+        ("execute", "greeting", "echo", 12)
+    outputs = [k for k in prov.dataset_out if k[0] == call.id]
+    assert len(outputs) == 12 and {k[2] for k in outputs} == {"t"}
 
 
 def log_text(*messages: str) -> str:
@@ -165,9 +177,11 @@ def test_script_source_operators_and_parallel_parameters(tmp_path):
     path = tmp_path / "t.log"
     path.write_text(text)
     records = list(swift_log.parse(path, LoadReport(str(path), "swift-log")))
-    used = [(r.start, r.end, r.key) for r in records if isinstance(r, Edge) and r.rel.name == "USED"]
+    used = [(r.start, r.end, r.key) for r in records
+            if isinstance(r, Edge) and r.rel.name == "USED"]
     op = "swift:call:t-20090316-1711-abc:operator:0-1"
-    assert (op, f"swift:dataset:{DS}1", "lhs") in used and (op, f"swift:dataset:{DS}1", "rhs") in used
+    assert (op, f"swift:dataset:{DS}1", "lhs") in used
+    assert (op, f"swift:dataset:{DS}1", "rhs") in used
     scripts = [r for r in records if isinstance(r, Node) and r.kind.label == "Script"]
     assert any(r.props.get("source") == "int a = 1;\nPARAM thread=7 direction=x\n" for r in scripts)
     types = {r.props["call_id"]: r.props["type"] for r in records
@@ -200,3 +214,16 @@ def test_detection_is_specific():
         assert fmt is None or fmt.source != "swift", path
     assert not swift_log.detect(Path("x.log"), b"2009-03-16 17:11:31,599+0100 INFO  app started\n")
     assert not swift_log.detect(Path("x.log"), b"ts=2009 event=stampede.xwf.start RUNID id=1\n")
+
+
+def test_hostile_bytes_and_crlf_are_read(tmp_path):
+    text = log_text(*HEAD,
+                    f"INFO  vdl:parameterlog PARAM thread=0 direction=input variable=s "
+                    f"provenanceid={DS}1",
+                    f"INFO  AbstractDataNode VALUE dataset={DS}1 VALUE=<script>'\"x")
+    path = tmp_path / "h.log"
+    path.write_bytes(text.replace("\n", "\r\n").encode()
+                     .replace(b"<script>'\"x", b"<script>'\"x\xff"))
+    prov = swift_log.read_log(path, LoadReport(str(path), "swift-log"))
+    assert prov.datasets[f"{DS}1"].value == "<script>'\"x\ufffd"
+    assert list(prov.dataset_in) == [("t-20090316-1711-abc:0", f"{DS}1", "s")]

@@ -159,8 +159,8 @@ def test_runs_touching_file_match_spql(graph, spql):
         got = graph.query("swift/runs_touching_file", filename=name)
         assert {r["run_id"]: {k for k, on in (("I", r["consumed"]), ("O", r["produced"])) if on}
                 for r in got} == want
-    [fmri] = graph.query("swift/runs_touching_file",
-                         filename="_concurrent/slices-37a24e6f-1434-4b0d-badd-5ab2f94d6844--array//elt-1")
+    slice_1 = "_concurrent/slices-37a24e6f-1434-4b0d-badd-5ab2f94d6844--array//elt-1"
+    [fmri] = graph.query("swift/runs_touching_file", filename=slice_1)
     assert fmri["consumed"] and fmri["produced"] and fmri["script"] == "130-fmri.swift"
 
 

@@ -46,10 +46,14 @@ def libpq_url(url: str) -> str:
 
 
 def _num(value):
-    """Numbers as Python numbers (PostgreSQL ``numeric`` arrives as Decimal)."""
+    """Numbers as Python numbers (PostgreSQL ``numeric`` arrives as Decimal).
+
+    >>> _num(Decimal("3")), _num(Decimal("21.5")), _num(None)
+    (3, 21.5, None)
+    """
     if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() and abs(value) < 2**53 \
-            and "." not in str(value) else float(value)
+        whole = value.as_tuple().exponent >= 0
+        return int(value) if whole and abs(value) < 2**53 else float(value)
     return value
 
 
@@ -82,7 +86,8 @@ class _Tables:
     def __init__(self, conn):
         rows = conn.execute(
             "SELECT table_name, column_name FROM information_schema.columns "
-            "WHERE table_schema = ANY (current_schemas(false)) ORDER BY table_name, ordinal_position"
+            "WHERE table_schema = ANY (current_schemas(false)) "
+            "ORDER BY table_name, ordinal_position"
         ).fetchall()
         self.columns: dict[str, list[str]] = {}
         for table, column in rows:
@@ -144,17 +149,19 @@ def _runs(conn, tables: _Tables, report: LoadReport) -> Iterator[Record]:
 
 
 def _calls(conn, tables: _Tables) -> Iterator[Record]:
+    attempts = ("(SELECT count(*) FROM app_exec e WHERE e.app_fun_call_id = f.id)"
+                if tables.has("app_exec", "app_fun_call_id") else "NULL")
     if tables.has("app_fun_call"):
         sql = ("SELECT f.id, f.run_id, f.type, f.name, a.name, a.start_time, a.duration, "
-               "a.final_state, a.scratch FROM fun_call f LEFT JOIN app_fun_call a ON a.id = f.id "
-               "ORDER BY f.id")
+               f"a.final_state, a.scratch, {attempts} FROM fun_call f "
+               "LEFT JOIN app_fun_call a ON a.id = f.id ORDER BY f.id")
     else:
-        sql = ("SELECT id, run_id, type, name, NULL, NULL, NULL, NULL, NULL FROM fun_call "
-               "ORDER BY id")
+        sql = ("SELECT f.id, f.run_id, f.type, f.name, NULL, NULL, NULL, NULL, NULL, NULL "
+               "FROM fun_call f ORDER BY f.id")
     for row in _stream(conn, sql, "fun_call"):
         yield from sp.call_records(sp.Call(
             row[0], row[1], row[2], name=row[3], app_name=row[4], start_time=_float(row[5]),
-            duration=_float(row[6]), final_state=row[7], scratch=row[8]))
+            duration=_float(row[6]), final_state=row[7], scratch=row[8], attempts=row[9]))
 
 
 def _execs(conn, tables: _Tables) -> Iterator[Record]:

@@ -38,7 +38,8 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -64,16 +65,20 @@ def parse_time(stamp: str, zone: str | None) -> float:
     >>> parse_time("2009-03-16 17:11:28,723", "+0100")
     1237219888.723
     """
-    text = stamp.replace(",", ".")
-    fmt = "%Y-%m-%d %H:%M:%S.%f" if "." in text else "%Y-%m-%d %H:%M:%S"
-    if zone and zone != "Z":
-        text += zone.replace(":", "")
-        fmt += "%z"
-    moment = datetime.strptime(text, fmt)
+    whole, _, fraction = stamp.replace(",", ".").partition(".")
+    base = _second(whole, zone or "")
+    return round(base + (float("0." + fraction) if fraction else 0.0), 3)
+
+
+@lru_cache(maxsize=4096)
+def _second(whole: str, zone: str) -> float:
+    """Epoch seconds of ``YYYY-MM-DD HH:MM:SS`` in a zone (cached: logs repeat seconds)."""
+    moment = datetime.strptime(whole, "%Y-%m-%d %H:%M:%S")
     if zone == "Z":
-        from datetime import timezone
         moment = moment.replace(tzinfo=timezone.utc)
-    return round(moment.timestamp(), 3)
+    elif zone:
+        moment = datetime.strptime(whole + zone.replace(":", ""), "%Y-%m-%d %H:%M:%S%z")
+    return moment.timestamp()
 
 
 @dataclass
@@ -199,7 +204,8 @@ class _Reader:
                 self.prov.provenance_lines += 1
                 self.param_threads.setdefault(kv["thread"], None)
                 self.dataset(kv["provenanceid"])
-                table = self.prov.dataset_in if kv["direction"] == "input" else self.prov.dataset_out
+                inputs = kv["direction"] == "input"
+                table = self.prov.dataset_in if inputs else self.prov.dataset_out
                 table[(kv["thread"], kv["provenanceid"], kv["variable"])] = None
         elif word == "CONTAINMENT":
             kv = dict(_KV.findall(rest))
@@ -367,7 +373,8 @@ class _Reader:
             add_call(sp.Call(cid(suffix), run_id, "constructor", name="constructor"))
         for thread, name, lhs, rhs, result in self.operators:
             op = add_call(sp.Call(cid(f"operator:{thread}"), run_id, "operator", name=name))
-            for ds_id, param, table in ((lhs, "lhs", prov.dataset_in), (rhs, "rhs", prov.dataset_in),
+            for ds_id, param, table in ((lhs, "lhs", prov.dataset_in),
+                                        (rhs, "rhs", prov.dataset_in),
                                         (result, "result", prov.dataset_out)):
                 self.dataset(ds_id)
                 table[(op.id, ds_id, param)] = None
@@ -397,6 +404,10 @@ class _Reader:
                             for k in prov.dataset_out}
         for job_id, job in self.jobs.items():
             self.add_exec(run_id, job_id, job)
+        for ex in prov.execs.values():
+            if ex.call_id:
+                call = prov.calls[ex.call_id]
+                call.attempts = (call.attempts or 0) + 1
         return prov
 
     def add_exec(self, run_id: str, job_id: str, job: _Job) -> None:

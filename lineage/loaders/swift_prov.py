@@ -98,6 +98,7 @@ class Call:
     duration: float | None = None
     final_state: str | None = None
     scratch: str | None = None
+    attempts: int | None = None  # application executions (app_exec rows) of this call
     annotations: dict = field(default_factory=dict)
 
     @property
@@ -198,6 +199,7 @@ def call_records(call: Call) -> Iterator[Record]:
         "final_state": call.final_state,
         "status": status_of(call.final_state),
         "scratch": call.scratch,
+        "attempts": call.attempts or None,
         **_annotations(call.annotations),
     })
     if call.run_id:
