@@ -48,7 +48,6 @@ GLOBAL_FILES = {
     "ad_model.json": "ad_model",
 }
 _TREE_FILE = re.compile(r"^(\d+)\.(anomalies|normalexecs|metadata)\.json$")
-_LABEL = re.compile(r"^(\d+):(\d+):(\d+)$")
 _SEEN_LIMIT = 500_000  # bounded de-duplication memory (repeats are harmless, just slower)
 
 #: Metadata descriptions copied to flat Rank properties (all of them stay in ``metadata``).
@@ -122,10 +121,14 @@ def parse_label(label: Any) -> tuple[int, int, int]:
     >>> parse_label("0:12:225")
     (0, 12, 225)
     """
-    m = _LABEL.match(label) if isinstance(label, str) else None
-    if m is None:
+    try:
+        rank, step, idx = label.split(":")
+        out = int(rank), int(step), int(idx)
+    except (AttributeError, ValueError):
+        raise _Bad("an event label 'rank:io_step:idx'", label) from None
+    if min(out) < 0:
         raise _Bad("an event label 'rank:io_step:idx'", label)
-    return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    return out
 
 
 def _int(rec: dict, key: str, required: bool = True) -> int | None:
@@ -142,9 +145,8 @@ def _int(rec: dict, key: str, required: bool = True) -> int | None:
 
 
 def _num(value: Any) -> int | float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value
+    kind = type(value)
+    return value if kind is int or kind is float else None
 
 
 def _time(value: Any) -> int | None:
@@ -296,11 +298,12 @@ class _Builder:
 
     # ------------------------------------------------------------ de-duplication
     def _first(self, key) -> bool:
-        if key in self.seen:
+        seen = self.seen
+        if key in seen:
             return False
-        if len(self.seen) >= _SEEN_LIMIT:
-            self.seen.clear()
-        self.seen.add(key)
+        if len(seen) >= _SEEN_LIMIT:
+            seen.clear()
+        seen.add(key)
         return True
 
     def _run(self, pid: int) -> Iterator[Record]:
@@ -365,12 +368,14 @@ class _Builder:
                 labels = labels or ("Anomaly",)
         if extra:
             props.update(extra)
-        yield from self._rank(pid, rid)
+        if ("rank", pid, rid) not in self.seen:
+            yield from self._rank(pid, rid)
         yield Node(model.FUNCTION_EXECUTION, uid, props, labels)
         if self._first(("exec-rank", uid)):
             yield Edge(model.PART_OF, uid, rank_uid(pid, rid))
         if fid is not None:
-            yield from self._function(pid, fid, func)
+            if ("func", pid, fid) not in self.seen:
+                yield from self._function(pid, fid, func)
             if self._first(("exec-func", uid)):
                 yield Edge(model.EXECUTES, uid, function_uid(pid, fid))
 
