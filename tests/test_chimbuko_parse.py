@@ -190,3 +190,37 @@ def test_json_lines_are_read_too(tmp_path):
     path.write_text("\n".join(json.dumps(r) for r in oracle.records(V2_ANOM)))
     recs, report = parse(path)
     assert report.extra["records"]["anomalies"] == len(oracle.records(V2_ANOM))
+
+
+def test_unqlite_without_provenance_collections_is_rejected(tmp_path):
+    import unqlite
+
+    empty = tmp_path / "other.unqlite"
+    db = unqlite.UnQLite(str(empty))
+    db["some-key"] = "value"  # a key-value store, not a provenance database
+    db.commit()
+    db.close()
+    assert loaders.detect(empty).name == "chimbuko-unqlite"
+    with pytest.raises(ParseError, match="collections"):
+        list(chimbuko.parse_unqlite(empty, LoadReport(str(empty), "chimbuko-unqlite")))
+    junk = tmp_path / "junk.unqlite"
+    junk.write_bytes(b"unqlite" + b"\x00garbage" * 50)
+    report = LoadReport(str(junk), "chimbuko-unqlite", lenient=True)
+    assert list(chimbuko.parse_unqlite(junk, report)) == [] and report.skipped
+
+
+def test_shard_records_match_json_records(tmp_path):
+    import unqlite
+
+    shard = tmp_path / "provdb.3.unqlite"
+    db = unqlite.UnQLite(str(shard))
+    coll = db.collection("anomalies")
+    coll.create()
+    for rec in oracle.records(V2_ANOM):
+        coll.store(rec)
+    db.commit()
+    db.close()
+    from_shard = list(chimbuko.parse_unqlite(shard, LoadReport(str(shard), "chimbuko-unqlite")))
+    from_json, _ = parse(V2_ANOM)
+    key = lambda r: repr(r)  # noqa: E731
+    assert sorted(map(key, from_shard)) == sorted(map(key, from_json))

@@ -210,3 +210,29 @@ def test_template_compare_runs(lin, tmp_path):
     assert top["a_anomalies"] == len(oracle.anomalous(recs, "anomalies"))
     assert top["b_anomalies"] == len(oracle.anomalous(other, "anomalies"))
     assert top["anomaly_delta"] == top["b_anomalies"] - top["a_anomalies"] < 0
+
+
+def test_file_tree_directory_loads(lin, tmp_path):
+    """The tree the AD writes without a database, plus the pserver's global files."""
+    anomalies = oracle.records(V0[0])
+    rank_dir = tmp_path / "prov" / "0" / "1"
+    rank_dir.mkdir(parents=True)
+    for step in sorted({r["io_step"] for r in anomalies}):
+        (rank_dir / f"{step}.anomalies.json").write_text(
+            json.dumps([r for r in anomalies if r["io_step"] == step]))
+    (rank_dir / "0.metadata.json").write_text(json.dumps(oracle.records(V0[2])))
+    (rank_dir / "0.normalexecs.json").write_text("[]")
+    fid = anomalies[0]["fid"]
+    (tmp_path / "prov" / "global_func_stats.json").write_text(json.dumps([
+        {"app": 0, "fid": fid, "fname": anomalies[0]["func"], "anomaly_metrics": None,
+         "runtime_profile": {"inclusive_runtime": {"mean": 2.5, "count": 14}}}]))
+    results = lin.load([tmp_path / "prov"])
+    assert {r.format for r in results} == {"chimbuko-json"}
+    assert [r.status for r in results].count("loaded") == len(results) - 1  # the empty step
+    assert all(r.write.unresolved_edges == 0 for r in results)
+    assert one(lin, "MATCH (e:FunctionExecution) WHERE e.provdb_collection = 'anomalies' "
+                    "RETURN count(e) AS n") == len(anomalies)
+    assert one(lin, "MATCH (e:FunctionExecution) RETURN count(e) AS n") == len(oracle.executions(anomalies))
+    f = lin.query("MATCH (f:Function {uid: $u}) RETURN f.incl_mean AS m, f.anomaly_count AS a",
+                  {"u": chimbuko.function_uid(0, fid)})[0]
+    assert f["m"] == 2.5 and f["a"] == 0
