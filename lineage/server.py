@@ -282,6 +282,7 @@ def write_config(paths: ServerPaths, bolt_port: int, http_port: int) -> Path:
         "db.tx_log.rotation.retention_policy": "2 files",
         **_memory_settings(),
     }
+    settings.update(_browser_guide_settings(paths, http_port))
     guide = os.environ.get("LINEAGE_BROWSER_POST_CONNECT")
     if guide:
         settings["browser.post_connect_cmd"] = guide
@@ -291,6 +292,23 @@ def write_config(paths: ServerPaths, bolt_port: int, http_port: int) -> Path:
     conf = paths.conf_dir / "neo4j.conf"
     _write_private(conf, text)
     return conf
+
+
+def _browser_guide_settings(paths: ServerPaths, http_port: int) -> dict[str, str]:
+    """Serve Browser with the templates guide (lineage/report/guide.py) and open it after login;
+    no settings (plain Browser) when the guide cannot be written."""
+    from .report import guide
+
+    try:
+        archive = guide.install(lib_dir(), paths.root / "web")
+    except (OSError, ValueError) as exc:
+        print(f"lineage: Neo4j Browser guide not installed: {exc}", file=sys.stderr)
+        return {}
+    return {
+        "internal.dbms.web_dir_path": str(archive.parent),
+        "browser.remote_content_hostname_whitelist": "guides.neo4j.com,localhost,127.0.0.1",
+        "browser.post_connect_cmd": f"play {guide.guide_url(http_port)}",
+    }
 
 
 def _jvm_args(java: str, lib: Path, paths: ServerPaths) -> list[str]:
