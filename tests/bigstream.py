@@ -16,12 +16,17 @@ from lineage.records import Edge, Node
 
 
 def job_lines(xwf: str, jobs: Iterable[int], reverse: bool = False) -> Iterator[str]:
-    """A chain of jobs (each informed by the previous one), each run once with one invocation."""
+    """A chain of jobs (each informed by the previous one), each run once with one invocation.
+
+    ``reverse`` writes the same events in the opposite job order (to provoke lock-order
+    conflicts between concurrent loads).
+    """
     order = sorted(jobs, reverse=reverse)
+    present = set(order)
     for i in order:
         yield (f"ts={1000 + i} event=stampede.job.info xwf.id={xwf} job.id=job{i:06d} type=1 "
                f'type_desc=compute executable=/bin/step argv="--step {i} --in f{i}.dat"')
-        if i > 0:
+        if i - 1 in present:  # only edges between jobs this stream declares
             yield (f"ts={1000 + i} event=stampede.job.edge xwf.id={xwf} "
                    f"child.job.id=job{i:06d} parent.job.id=job{i - 1:06d}")
     for i in order:
