@@ -248,7 +248,11 @@ def _write_private(path: Path, text: str) -> None:
 
 
 def _make_private_dir(path: Path) -> None:
-    path.mkdir(parents=True, exist_ok=True)
+    old = os.umask(0o077)  # no window in which a new directory is open, whatever the umask
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    finally:
+        os.umask(old)
     os.chmod(path, 0o700)
 
 
@@ -339,7 +343,7 @@ def _set_initial_password(java: str, lib: Path, paths: ServerPaths) -> None:
     proc = subprocess.run(
         [java, "-cp", f"{lib}/*", "org.neo4j.cli.AdminTool",
          "dbms", "set-initial-password", password],
-        capture_output=True, text=True, env=env, cwd=paths.root,
+        capture_output=True, text=True, env=env, cwd=paths.root, umask=0o077,
     )
     if proc.returncode != 0:
         raise ServerError("neo4j-admin set-initial-password failed:\n" + proc.stderr[-2000:])
@@ -402,11 +406,12 @@ def start(state: Path | None = None, timeout: float = START_TIMEOUT) -> dict:
                 f"remove {paths.root} to start afresh (its graph is lost)"
             )
         _set_initial_password(java, lib, paths)
-    with open(paths.console_log, "ab") as log:
+    log_fd = os.open(paths.console_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    with os.fdopen(log_fd, "ab") as log:
         proc = subprocess.Popen(
             _jvm_args(java, lib, paths),
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            cwd=paths.root, start_new_session=True,
+            cwd=paths.root, start_new_session=True, umask=0o077,
             env=dict(os.environ, NEO4J_HOME=str(paths.root), NEO4J_CONF=str(paths.conf_dir)),
         )
     _write_private(paths.info_file, json.dumps(

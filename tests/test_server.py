@@ -96,3 +96,18 @@ def test_missing_maven_is_explained(monkeypatch, tmp_path):
     monkeypatch.delenv("LINEAGE_MVN", raising=False)
     with pytest.raises(server.ServerError, match="apt-get install maven"):
         server.find_maven()
+
+
+def test_private_paths_are_private_whatever_the_umask(tmp_path):
+    """Directories and files of the state are created private even under umask 000 (no window
+    in which they are open); tests/test_faults.py starts a whole server that way."""
+    old = os.umask(0)
+    try:
+        nested = tmp_path / "a" / "b" / "state"
+        server._make_private_dir(nested)
+        server._write_private(nested / "password", "secret\n")
+    finally:
+        os.umask(old)
+    for d in (tmp_path / "a", tmp_path / "a" / "b", nested):
+        assert stat.S_IMODE(os.stat(d).st_mode) & 0o077 == 0, d
+    assert stat.S_IMODE(os.stat(nested / "password").st_mode) == 0o600
