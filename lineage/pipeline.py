@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import re
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -89,6 +90,18 @@ class Input:
 
 def is_url(text: str) -> bool:
     return "://" in text and not Path(text).exists()
+
+
+_URL_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*://[^:/@]*):[^@]*@")
+
+
+def redact_url(text: str) -> str:
+    """A database URL without its password, for messages and the :Load record.
+
+    >>> redact_url("postgresql://alice:s3cret@db:5432/provdb")
+    'postgresql://alice:***@db:5432/provdb'
+    """
+    return _URL_PASSWORD.sub(r"\1:***@", text)
 
 
 def expand(paths: Iterable[str | os.PathLike], source: str = "auto") -> Iterator[Input]:
@@ -237,8 +250,8 @@ def load_input(writer: Writer, item: Input, lenient: bool = False) -> LoadResult
     started = time.time()
     t0 = time.perf_counter()
     fmt = item.format
-    result = LoadResult(item.path, fmt.name if fmt else None, fmt.source if fmt else None,
-                        "unrecognised")
+    result = LoadResult(redact_url(item.path), fmt.name if fmt else None,
+                        fmt.source if fmt else None, "unrecognised")
     if fmt is None:
         return result
     if not is_url(item.path):

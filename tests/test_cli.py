@@ -78,5 +78,7 @@ def test_demo_loads_samples_and_writes_reports(lin, cli_env, tmp_path):
     assert runs and len(reports) == len(runs)
     html = open(reports[0], encoding="utf-8").read()
     assert "vis.Network" in html and "<script src=" not in html
-    failed = [r for r in lin.query("MATCH (l:Load) RETURN l.status AS s") if r["s"] != "loaded"]
-    assert failed == []
+    statuses = [r["s"] for r in lin.query("MATCH (l:Load) RETURN l.status AS s")]
+    assert statuses.count("loaded") >= 20 and set(statuses) <= {"loaded", "empty"}
+    kinds = {r["kind"] for r in runs}
+    assert {"Workflow", "ScriptRun", "ProgramRun", "Execution"} <= kinds
