@@ -338,6 +338,9 @@ def cypher_show(name, from_graph):
     lin = _graph_if_available() if from_graph else None
     try:
         values = example_values(lin, template)
+    except (Neo4jError, ServiceUnavailable, OSError) as exc:
+        click.echo(f"note: no graph for example values ({exc}); using the header's", err=True)
+        values = example_values(None, template)
     finally:
         if lin is not None:
             lin.close()
