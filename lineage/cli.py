@@ -1,8 +1,19 @@
 """The ``lineage`` command: a thin layer over :mod:`lineage.api`.
 
-Exit codes: 0 success, 1 error (missing node, bad query, Neo4j error), 2 usage error,
-3 malformed input (nothing of that input was written), 4 the managed server could not be
-installed or started.
+Exit codes (the same for every command):
+
+- 0 success;
+- 1 error: no such node, a query Neo4j rejects, another Neo4j error;
+- 2 usage error: unknown option or template, a missing or unknown template parameter,
+  `reset` without --yes;
+- 3 malformed input: a file a loader cannot parse (nothing of that input was written; --lenient
+  skips and counts bad records instead);
+- 4 Neo4j unavailable: the managed server could not be installed or started, or the server at
+  NEO4J_URI does not answer.
+
+Tabular output takes ``--format table|json|csv`` (json: an array of objects; csv: a header row).
+A progress bar (tqdm: files, records, rate) shows on stderr for loads when stderr is a terminal
+and CI is not set.
 
 >>> from click.testing import CliRunner
 >>> CliRunner().invoke(main, ["cypher", "list"]).exit_code
@@ -128,6 +139,8 @@ def _print_status(info: dict, as_json: bool) -> None:
     if info["running"]:
         click.echo(f"  log in to Neo4j Browser at {info['browser_url']} with user "
                    f"{info['user']} and the password in {info['password_file']}")
+        click.echo(f"  after login Browser opens the templates guide "
+                   f"(:play {info['browser_url']}guides/lineage.html)")
 
 
 @neo4j.command("start")
@@ -152,7 +165,9 @@ def neo4j_status(as_json):
 
 
 # ------------------------------------------------------------------ load and stats
-def _progress_printer(quiet: bool):
+def _progress_printer(quiet: bool, echo=None):
+    echo = echo or (lambda line: click.echo(line, err=True))
+
     def progress(event: str, info: dict) -> None:
         if quiet or event != "done":
             return
@@ -165,7 +180,7 @@ def _progress_printer(quiet: bool):
             line += f"; skipped {sum(info['skipped'].values())}"
         if info["unknown"]:
             line += f"; unknown {sum(info['unknown'].values())} ({', '.join(list(info['unknown'])[:5])})"
-        click.echo(line, err=True)
+        echo(line)
     return progress
 
 
@@ -176,31 +191,57 @@ def _progress_printer(quiet: bool):
 @click.option("--lenient", is_flag=True,
               help="Skip and count malformed lines/records instead of stopping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the per-input results as JSON.")
-@click.option("--quiet", "-q", is_flag=True, help="No per-file lines on stderr.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default=None,
+              help="Print the per-input results as a table, JSON or CSV.")
+@click.option("--quiet", "-q", is_flag=True, help="No per-file lines or progress bar on stderr.")
 @click.option("--env", type=click.Choice(["none", "filtered", "all"]), default=None,
               help="XALT run environments: none, filtered (secrets redacted; default) or all.")
-def load(paths, source, lenient, as_json, quiet, env):
+def load(paths, source, lenient, as_json, fmt, quiet, env):
     """Load provenance files, directories or database URLs into the graph."""
+    fmt = "json" if as_json else fmt
     if env:  # read by the XALT loader (lineage.loaders.xalt_records.env_mode)
         os.environ["LINEAGE_XALT_ENV"] = env
-    with _connect() as lin:
-        results = lin.load(paths, source=source, lenient=lenient,
-                           progress=_progress_printer(quiet or as_json))
-    if as_json:
+    from .progress import LoadProgress
+
+    with _connect() as lin, LoadProgress(paths, enabled=not quiet and fmt is None) as bar:
+        printer = _progress_printer(quiet or fmt is not None, echo=bar.write)
+
+        def progress(event, info):
+            printer(event, info)
+            bar(event, info)
+
+        results = lin.load(paths, source=source, lenient=lenient, progress=progress)
+    if fmt == "json":
         click.echo(json.dumps([r.as_dict() for r in results], indent=2, default=str))
+    elif fmt in ("csv", "table"):
+        rows = [{k: v for k, v in r.as_dict().items() if k in LOAD_COLUMNS} for r in results]
+        emit(rows, fmt, LOAD_COLUMNS)
     else:
         loaded = [r for r in results if r.status == "loaded"]
         click.echo(f"loaded {len(loaded)} of {len(results)} inputs")
 
 
+LOAD_COLUMNS = ["path", "format", "status", "node_records", "edge_records",
+                "unresolved_edges", "seconds", "error"]
+
+
 @main.command()
-@click.option("--json", "as_json", is_flag=True)
-def stats(as_json):
+@click.option("--json", "as_json", is_flag=True, help="All of it as one JSON object.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default=None,
+              help="One row per label / relationship type (what, name, count).")
+def stats(as_json, fmt):
     """Node counts per label, relationship counts per type, and the loads."""
     with _connect() as lin:
         info = lin.stats()
     if as_json:
         click.echo(json.dumps(info, indent=2, default=str))
+        return
+    if fmt:
+        rows = ([{"what": "label", "name": k, "count": v} for k, v in info["nodes"].items()]
+                + [{"what": "relationship", "name": k, "count": v}
+                   for k, v in info["relationships"].items()]
+                + [{"what": "loads", "name": "Load", "count": len(info["loads"])}])
+        emit(rows, fmt, ["what", "name", "count"])
         return
     click.echo("nodes:")
     for label, count in info["nodes"].items():
@@ -272,11 +313,42 @@ def cypher_list(fmt):
     emit(rows, fmt)
 
 
+def _graph_if_available():
+    """A connection for example values, without starting a server: NEO4J_URI when set, else
+    the managed server when it is running; None otherwise."""
+    from .api import connect
+    from .connection import Settings
+
+    try:
+        if os.environ.get("NEO4J_URI"):
+            return connect()
+        if server.status()["running"]:
+            return connect(Settings.from_env(start_managed=False))
+    except (LineageError, Neo4jError, ServiceUnavailable, OSError) as exc:
+        click.echo(f"note: no graph for example values ({exc}); using the header's", err=True)
+    return None
+
+
 @cypher.command("show")
 @click.argument("name")
-def cypher_show(name):
+@click.option("--from-graph/--header-examples", default=True, show_default=True,
+              help="Fill :param lines with values from the loaded graph (when a graph is "
+                   "reachable without starting one) or with the header's examples.")
+def cypher_show(name, from_graph):
     """Print a template with :param lines, ready to paste into Neo4j Browser."""
-    click.echo(templates.get(name).browser_text())
+    from .examples import example_values
+
+    template = templates.get(name)
+    lin = _graph_if_available() if from_graph else None
+    try:
+        values = example_values(lin, template)
+    except (Neo4jError, ServiceUnavailable, OSError) as exc:
+        click.echo(f"note: no graph for example values ({exc}); using the header's", err=True)
+        values = example_values(None, template)
+    finally:
+        if lin is not None:
+            lin.close()
+    click.echo(template.browser_text(values))
 
 
 # ------------------------------------------------------------------ reports and demo

@@ -118,3 +118,12 @@ def test_view_shows_inline_in_jupyter(lin):
     assert frame.startswith("<iframe") and frame.endswith("</iframe>")
     assert frame.count("<") == 2  # the whole page sits escaped inside srcdoc
     assert html.unescape(frame.split('srcdoc="', 1)[1].rsplit('"', 1)[0]) == view.html
+
+
+def test_collapse_groups_by_run_when_runs_are_known():
+    nodes = [{"uid": f"n{i}", "kind": "Job", "name": f"job{i}", "properties": {}}
+             for i in range(40)]
+    runs = {f"n{i}": ("wf-a" if i < 25 else "wf-b") for i in range(40)}
+    drawn, _, note = collapse(nodes, [], max_nodes=5, runs=runs)
+    assert note["level"] == "run, kind and transformation / type / function"
+    assert sorted((g["run"], g["count"]) for g in drawn) == [("wf-a", 25), ("wf-b", 15)]

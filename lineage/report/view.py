@@ -7,7 +7,7 @@ to the notebook's origin) and the page makes no network request.
 >>> v = ReportView("<p>a & b</p>", "t")
 >>> v._repr_html_().startswith('<iframe title="t" sandbox="allow-scripts"')
 True
->>> "srcdoc=\\"&lt;p&gt;a &amp;amp; b&lt;/p&gt;\\"" in v._repr_html_()
+>>> 'srcdoc="&lt;p&gt;a &amp; b&lt;/p&gt;"' in v._repr_html_()
 True
 """
 

@@ -1,0 +1,118 @@
+"""Python and CLI conveniences: rows as pandas / networkx, graph-filled Browser examples,
+--format everywhere, the load progress bar on a terminal only."""
+
+import csv
+import io
+import json
+import os
+import pty
+import subprocess
+import sys
+
+import networkx as nx
+
+from lineage import templates
+from lineage.api import Rows
+
+from .conftest import SAMPLES
+
+FAILURE = SAMPLES / "pegasus" / "process_wf_failure.static.bp"
+BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
+
+
+def run(env, *args, check=True):
+    proc = subprocess.run([sys.executable, "-m", "lineage", *args], capture_output=True,
+                          text=True, env=env)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def test_rows_convert_to_pandas_and_networkx():
+    rows = Rows([{"uid": "a", "kind": "Job", "parents": ["b", "c"]},
+                 {"uid": "b", "kind": "Job", "parents": []},
+                 {"uid": "c", "kind": "File", "parents": None}], ["uid", "kind", "parents"])
+    frame = rows.to_pandas()
+    assert list(frame.columns) == ["uid", "kind", "parents"] and len(frame) == 3
+    assert frame.loc[frame.uid == "c", "kind"].item() == "File"
+    graph = rows.to_networkx(target="parents")
+    assert isinstance(graph, nx.DiGraph)
+    assert set(graph.edges) == {("a", "b"), ("a", "c")}
+    assert graph.nodes["c"]["kind"] == "File"
+    empty = Rows([], ["uid", "depth"]).to_pandas()
+    assert list(empty.columns) == ["uid", "depth"] and empty.empty
+
+
+def test_query_results_as_dataframe_and_graph(lin):
+    lin.load([BD])
+    wf = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
+    jobs = lin.query("pegasus/workflow_jobs", workflow=wf)
+    frame = jobs.to_pandas()
+    assert list(frame.columns) == templates.get("pegasus/workflow_jobs").returns
+    assert len(frame) == 14
+    dag = jobs.to_networkx(target="parents")
+    assert nx.is_directed_acyclic_graph(dag) and dag.number_of_nodes() == 14
+    informed = lin.query("MATCH (a:Job)-[:WAS_INFORMED_BY]->(b:Job) "
+                         "WHERE a.uid STARTS WITH $p RETURN count(*) AS n", p="pegasus:job:ea17")
+    assert dag.number_of_edges() == informed[0]["n"]
+
+
+def test_cypher_show_takes_examples_from_the_graph(lin, cli_env):
+    lin.load([FAILURE])
+    shown = run(cli_env, "cypher", "show", "ancestors").stdout
+    first = shown.splitlines()[0]
+    assert first.startswith(":param uid => ")
+    uid = json.loads(first.split("=>", 1)[1].strip().rstrip(";"))
+    header = templates.get("ancestors").params[0].example
+    assert uid != header and uid.startswith("pegasus:job:")
+    assert lin.query("nodes", uids=[uid]), "the example uid is not in the graph"
+    # a header example that is in the graph is kept; --header-examples never looks
+    failed = run(cli_env, "cypher", "show", "pegasus/failed_jobs").stdout
+    assert templates.get("pegasus/failed_jobs").params[0].example in failed
+    plain = run(cli_env, "cypher", "show", "ancestors", "--header-examples").stdout
+    assert json.dumps(header) in plain.splitlines()[0]
+
+
+def test_format_csv_and_json_for_tabular_commands(lin, cli_env):
+    loaded = list(csv.DictReader(io.StringIO(run(cli_env, "load", "--format", "csv",
+                                                  str(BD)).stdout)))
+    assert loaded[0]["status"] == "loaded" and int(loaded[0]["node_records"]) > 0
+    stats = list(csv.DictReader(io.StringIO(run(cli_env, "stats", "--format", "csv").stdout)))
+    jobs = [r for r in stats if r["what"] == "label" and r["name"] == "Job"]
+    assert jobs and int(jobs[0]["count"]) == 14
+    listing = json.loads(run(cli_env, "cypher", "list", "--format", "json").stdout)
+    assert {t["name"] for t in listing} == {t.name for t in templates.all_templates()}
+    rows = json.loads(run(cli_env, "query", "runs", "--format", "json").stdout)
+    assert [r["kind"] for r in rows] == ["Workflow"]
+    assert run(cli_env, "stats", "--format", "xml", check=False).returncode == 2
+
+
+def _load_on_a_terminal(env, path):
+    """Run `lineage load` with stderr on a pseudo-terminal; returns what the terminal got."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "lineage", "load", str(path)],
+                            stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=300)
+    os.close(master)
+    assert proc.returncode == 0
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_progress_bar_on_a_terminal_only(lin, cli_env):
+    env = {k: v for k, v in cli_env.items() if k != "CI"}
+    shown = _load_on_a_terminal(env, BD)
+    assert "records=" in shown and "files=1" in shown and "rec/s" in shown
+    quiet = _load_on_a_terminal(dict(env, CI="true"), BD)
+    assert "records=" not in quiet and "loaded" in quiet  # the per-file line stays
+    piped = run(env, "load", str(BD))
+    assert "records=" not in piped.stderr
