@@ -228,3 +228,26 @@ def test_an_unstorable_record_fails_before_anything_is_written(lin):
     with pytest.raises(errors.LineageError, match="does not fit a 64-bit integer"):
         load_input(Writer(lin.graph.driver, lin.graph.database), Input(str(path), fmt, True))
     assert graphcheck.of(lin).nodes == 0
+
+
+def test_cli_strict_exit_code_and_lenient_counts(lin, cli_env):
+    """`lineage load`: exit 3 with file:line and what was expected; --lenient counts."""
+    import os
+    import subprocess
+    import sys
+
+    path = CORPUS / "pegasus" / "wrong-types.bp"
+    env = dict(cli_env, PYTHONPATH=str(Path(__file__).resolve().parent.parent)
+               + os.pathsep + cli_env.get("PYTHONPATH", ""))
+    strict = subprocess.run([sys.executable, "-m", "lineage", "load", "--source", "pegasus",
+                             str(path)], capture_output=True, text=True, env=env)
+    assert strict.returncode == 3, strict.stderr
+    assert f"{path}:10: expected an integer for 'job_inst.id', found 'first'" in strict.stderr
+    assert graphcheck.of(lin).nodes == 0
+    lenient = subprocess.run([sys.executable, "-m", "lineage", "load", "--source", "pegasus",
+                              "--lenient", "--json", str(path)],
+                             capture_output=True, text=True, env=env)
+    assert lenient.returncode == 0, lenient.stderr
+    [result] = json.loads(lenient.stdout)
+    assert result["skipped"] == expectation(path)["lenient"]["skipped"]
+    assert result["status"] == "loaded"
