@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Iterator
 from . import loaders, model
 from .errors import LineageError, ParseError, UnknownFormatError
 from .loaders.base import Format, LoadReport
-from .records import Edge, Node, as_json
+from .records import Edge, Node, as_json, clean_props
 from .writer import WriteStats, Writer, ensure_schema
 
 Progress = Callable[[str, dict], None]
@@ -147,11 +147,13 @@ class _Spool:
 
     def add(self, record: Node | Edge) -> None:
         if isinstance(record, Node):
+            clean_props(record.props)  # unstorable values fail here, before anything is written
             self._node_buf.append((record.kind.label, record.uid, record.props, record.extra_labels))
             self.node_counts[record.kind.label] = self.node_counts.get(record.kind.label, 0) + 1
             if len(self._node_buf) >= _CHUNK:
                 self._flush_nodes()
         elif isinstance(record, Edge):
+            clean_props(record.props)
             self._edge_buf.append((record.rel.name, record.start, record.end, record.props, record.key))
             self.edge_counts[record.rel.name] = self.edge_counts.get(record.rel.name, 0) + 1
             if len(self._edge_buf) >= _CHUNK:
@@ -206,7 +208,11 @@ def parse_to_spool(item: Input, report: LoadReport) -> _Spool:
         assert item.format is not None
         for record in item.format.parse(Path(item.path) if not is_url(item.path) else item.path,
                                         report):
-            spool.add(record)
+            try:
+                spool.add(record)
+            except TypeError as exc:  # a loader bug: say so, and write nothing of the input
+                raise LineageError(f"{item.path}: the {item.format.name} loader produced "
+                                   f"a record Neo4j cannot store: {exc}") from exc
         spool.seal()
     except BaseException:
         spool.close()

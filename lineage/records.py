@@ -17,6 +17,7 @@ from typing import Any, Iterator, Union
 from .model import NodeKind, RelType
 
 Scalar = Union[str, int, float, bool]
+INT64 = (-(2**63), 2**63 - 1)  # the integers Neo4j stores
 
 
 @dataclass(slots=True)
@@ -87,6 +88,9 @@ def clean_props(props: dict[str, Any]) -> dict[str, Any]:
             value = list(value)
         elif not isinstance(value, (str, int, float, bool)):
             raise TypeError(f"property {key!r}: {type(value).__name__} is not storable")
+        for v in value if isinstance(value, list) else (value,):
+            if isinstance(v, int) and not isinstance(v, bool) and not INT64[0] <= v <= INT64[1]:
+                raise TypeError(f"property {key!r}: {v} does not fit a 64-bit integer")
         out[key] = value
     return out
 

@@ -212,3 +212,46 @@ def test_lenient_summary_counts_by_reason(lin):
     [result] = lin.load([path], source="pegasus", lenient=True)
     assert Counter(result.report["skipped"]) == Counter(expectation(path)["lenient"]["skipped"])
     assert result.as_dict()["skipped"] == result.report["skipped"]
+
+
+def test_an_unstorable_record_fails_before_anything_is_written(lin):
+    """Even a loader bug (a value Neo4j cannot store) leaves nothing half-written."""
+    from lineage import model
+    from lineage.loaders.base import Format
+    from lineage.pipeline import Input, load_input
+    from lineage.records import Node as N
+    from lineage.writer import Writer
+
+    def parse(path, report):
+        for i in range(5000):  # more than one write batch of good records first
+            yield N(model.JOB, f"test:job:{i}", {"name": str(i)})
+        yield N(model.JOB, "test:job:bad", {"name": "bad", "size": 2**70})
+
+    fmt = Format("test-bad", "pegasus", lambda p, h: False, parse)
+    path = CORPUS / "pegasus" / "empty.bp"
+    with pytest.raises(errors.LineageError, match="does not fit a 64-bit integer"):
+        load_input(Writer(lin.graph.driver, lin.graph.database), Input(str(path), fmt, True))
+    assert graphcheck.of(lin).nodes == 0
+
+
+def test_cli_strict_exit_code_and_lenient_counts(lin, cli_env):
+    """`lineage load`: exit 3 with file:line and what was expected; --lenient counts."""
+    import os
+    import subprocess
+    import sys
+
+    path = CORPUS / "pegasus" / "wrong-types.bp"
+    env = dict(cli_env, PYTHONPATH=str(Path(__file__).resolve().parent.parent)
+               + os.pathsep + cli_env.get("PYTHONPATH", ""))
+    strict = subprocess.run([sys.executable, "-m", "lineage", "load", "--source", "pegasus",
+                             str(path)], capture_output=True, text=True, env=env)
+    assert strict.returncode == 3, strict.stderr
+    assert f"{path}:10: expected an integer for 'job_inst.id', found 'first'" in strict.stderr
+    assert graphcheck.of(lin).nodes == 0
+    lenient = subprocess.run([sys.executable, "-m", "lineage", "load", "--source", "pegasus",
+                              "--lenient", "--json", str(path)],
+                             capture_output=True, text=True, env=env)
+    assert lenient.returncode == 0, lenient.stderr
+    [result] = json.loads(lenient.stdout)
+    assert result["skipped"] == expectation(path)["lenient"]["skipped"]
+    assert result["status"] == "loaded"
