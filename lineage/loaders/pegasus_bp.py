@@ -531,7 +531,7 @@ def _check_redeclaration(state: _StreamState, ev: dict[str, str], lineno: int) -
         )
 
 
-def _lines(path: Path, report: LoadReport) -> Iterator[str]:
+def utf8_lines(path: Path, report: LoadReport) -> Iterator[str]:
     """Decoded lines; a line over :data:`MAX_LINE` bytes is never held in memory whole."""
     with open(path, "rb") as raw:
         lineno = 0
@@ -559,7 +559,7 @@ def _lines(path: Path, report: LoadReport) -> Iterator[str]:
 
 def parse(path: Path, report: LoadReport) -> Iterator[Record]:
     """Records of one BP file."""
-    yield from parse_lines(_lines(Path(path), report), report, str(path))
+    yield from parse_lines(utf8_lines(Path(path), report), report, str(path))
 
 
 def detect(path: Path, head: bytes) -> bool:

@@ -21,7 +21,7 @@ from typing import Iterable, Iterator
 
 from ..records import Record
 from .base import Format, LoadReport
-from .pegasus_bp import MAX_LINE, handle_events
+from .pegasus_bp import MAX_LINE, handle_events, utf8_lines
 
 #: Every dotted key the Stampede event handlers read.
 BP_KEYS = (
@@ -80,19 +80,9 @@ def parse_json_lines(lines: Iterable[str], report: LoadReport,
     yield from handle_events(_events(lines, report, path), report, path)
 
 
-def _lines(path: Path, report: LoadReport) -> Iterator[str]:
-    with open(path, "rb") as raw:
-        for lineno, data in enumerate(raw, start=1):
-            try:
-                yield data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                report.skip(str(path), lineno, "UTF-8 text", f"byte {exc.start + 1}: {exc.reason}")
-                yield ""
-
-
 def parse(path: Path, report: LoadReport) -> Iterator[Record]:
     """Records of one monitord JSON-lines file."""
-    yield from parse_json_lines(_lines(Path(path), report), report, str(path))
+    yield from parse_json_lines(utf8_lines(Path(path), report), report, str(path))
 
 
 def detect(path: Path, head: bytes) -> bool:
