@@ -182,3 +182,41 @@ def test_attempts_and_subworkflows(lin):
     assert sub["uid"] == SUB_WF and sub["started_by_job"] == "pegasus-plan_diamond_subworkflow"
     assert sub["started_by_attempt"] == 5 and sub["depth"] == 1
     assert (sub["jobs"], sub["jobs_succeeded"], sub["status"]) == (15, 15, "succeeded")
+
+
+def _hits(plan):
+    return plan.get("dbHits", 0) + sum(_hits(c) for c in plan.get("children", []))
+
+
+def test_blocked_by_search_prunes_on_a_wide_diamond(lin):
+    """12 layers of 10 fully connected jobs (10**11 paths): the upstream search for the job
+    that blocked the never-submitted one must cost in proportion to nodes and edges."""
+    from lineage import templates
+
+    width, layers = 10, 12
+    jobs = [{"uid": f"d:{l}:{i}", "status": "failed" if l == layers - 1 else "running"}
+            for l in range(layers) for i in range(width)]
+    lin.graph.run("CREATE (:Lineage:Activity:Workflow:Run {uid: 'wf:d'})", {}, write=True)
+    lin.graph.run("MATCH (w:Workflow {uid: 'wf:d'}) UNWIND $rows AS r "
+                  "CREATE (j:Lineage:Activity:Job {uid: r.uid, job_id: r.uid, status: r.status})"
+                  "-[:PART_OF]->(w) "
+                  "CREATE (:Lineage:Activity:JobInstance {uid: r.uid + '#1', submit_seq: 1, "
+                  "status: r.status})-[:INSTANCE_OF]->(j)", {"rows": jobs}, write=True)
+    lin.graph.run("MATCH (w:Workflow {uid: 'wf:d'}) "
+                  "CREATE (:Lineage:Activity:Job {uid: 'd:top', job_id: 'd:top'})-[:PART_OF]->(w)",
+                  {}, write=True)
+    edges = [{"a": f"d:{l}:{i}", "b": f"d:{l + 1}:{j}"}
+             for l in range(layers - 1) for i in range(width) for j in range(width)]
+    edges += [{"a": "d:top", "b": f"d:0:{i}"} for i in range(width)]
+    lin.graph.run("UNWIND $rows AS r MATCH (a:Lineage {uid: r.a}), (b:Lineage {uid: r.b}) "
+                  "CREATE (a)-[:WAS_INFORMED_BY]->(b)", {"rows": edges}, write=True)
+    t = templates.get("pegasus/failed_jobs")
+    from neo4j import Query
+
+    # an enumeration of the 10**11 paths would never end: the server stops it after 60 s
+    result = lin.graph.driver.execute_query(Query("PROFILE " + t.text, timeout=60),
+                                            t.bind({"workflow": "wf:d"}))
+    top = [r for r in result.records if r["job_id"] == "d:top"][0]
+    assert top["status"] == "unsubmitted" and top["blocked_by"] == f"d:{layers - 1}:0"
+    assert len(result.records) == width + 1
+    assert _hits(result.summary.profile) < 40 * (len(jobs) * 2 + len(edges))

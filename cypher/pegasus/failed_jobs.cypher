@@ -5,7 +5,8 @@
 // returns: job_uid, job_id, type, status, attempts, last_state, exitcode, signal, host, stderr, stdout, held_reason, workflow, blocked_by, blocked_by_uid
 // note: the exit code is the first failing task invocation's of the last attempt (DAGMan's post script comes after the
 //       task), else the attempt's own. A job is unsubmitted when it has no attempt. blocked_by follows WAS_INFORMED_BY
-//       upstream with min(length(p)), which the planner runs as a pruning breadth-first search.
+//       upstream: a shortestPath (breadth-first, never an enumeration of paths) from the job to each failed or
+//       held job of its workflow, the nearest wins; the cost grows with unsubmitted x failed jobs, not with paths.
 MATCH (top:Workflow {uid: $workflow})
 MATCH (wf:Workflow)-[:PART_OF*0..]->(top)
 WHERE wf = top OR $recursive
@@ -23,10 +24,9 @@ ORDER BY CASE WHEN inv.inv_id >= 0 THEN 0 ELSE 1 END, inv.inv_id
 WITH wf, job, attempts, last, status, collect(inv) AS bad
 WITH wf, job, attempts, last, status, bad,
      CASE WHEN status = 'unsubmitted' THEN COLLECT {
-         MATCH p = (job)-[:WAS_INFORMED_BY*1..]->(up:Job)
-         WITH up, min(length(p)) AS depth
-         WHERE up.status IN ['failed', 'held']
-         RETURN up ORDER BY depth, up.job_id LIMIT 1
+         MATCH (wf)<-[:PART_OF]-(up:Job) WHERE up.status IN ['failed', 'held']
+         MATCH p = shortestPath((job)-[:WAS_INFORMED_BY*1..]->(up))
+         RETURN up ORDER BY length(p), up.job_id LIMIT 1
      } ELSE [] END AS blockers
 RETURN job.uid AS job_uid,
        job.job_id AS job_id,

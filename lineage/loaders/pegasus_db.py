@@ -111,8 +111,8 @@ class _Schema:
         """Rows of ``stmt``, fetched in batches on a connection of their own."""
         with self.engine.connect() as conn:
             result = conn.execution_options(yield_per=YIELD_PER).execute(stmt)
-            for row in result:
-                yield row._mapping
+            for batch in result.mappings().partitions():
+                yield from batch
 
 
 def _num(value) -> float | None:
