@@ -219,4 +219,6 @@ def test_blocked_by_search_prunes_on_a_wide_diamond(lin):
     top = [r for r in result.records if r["job_id"] == "d:top"][0]
     assert top["status"] == "unsubmitted" and top["blocked_by"] == f"d:{layers - 1}:0"
     assert len(result.records) == width + 1
-    assert _hits(result.summary.profile) < 40 * (len(jobs) * 2 + len(edges))
+    # one breadth-first sweep per failed job (10 here): hits grow with failed x (nodes + edges)
+    failed = sum(1 for j in jobs if j["status"] == "failed")
+    assert _hits(result.summary.profile) < 8 * failed * (len(jobs) * 2 + len(edges))

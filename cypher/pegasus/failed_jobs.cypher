@@ -4,30 +4,42 @@
 // param recursive: boolean, optional (default false). Also list the jobs of every sub-workflow below it. Example: true
 // returns: job_uid, job_id, type, status, attempts, last_state, exitcode, signal, host, stderr, stdout, held_reason, workflow, blocked_by, blocked_by_uid
 // note: the exit code is the first failing task invocation's of the last attempt (DAGMan's post script comes after the
-//       task), else the attempt's own. A job is unsubmitted when it has no attempt. blocked_by follows WAS_INFORMED_BY
-//       upstream: a shortestPath (breadth-first, never an enumeration of paths) from the job to each failed or
-//       held job of its workflow, the nearest wins; the cost grows with unsubmitted x failed jobs, not with paths.
+//       task), else the attempt's own. A job is unsubmitted when it has no attempt. blocked_by is the nearest failed or held
+//       job upstream (WAS_INFORMED_BY): one pruning breadth-first search downstream from each failed or held job
+//       (`min(length(p))` over `*1..`, PROFILE shows VarLengthExpand(Pruning,BFS)), so the cost is
+//       (failed + held jobs) x (jobs + edges) and never grows with the number of paths or of unsubmitted jobs.
 MATCH (top:Workflow {uid: $workflow})
 MATCH (wf:Workflow)-[:PART_OF*0..]->(top)
 WHERE wf = top OR $recursive
-MATCH (wf)<-[:PART_OF]-(job:Job)
+// every job below a failed or held one, found breadth-first from the few bad jobs
+CALL (wf) {
+  MATCH (wf)<-[:PART_OF]-(up:Job) WHERE up.status IN ['failed', 'held']
+  MATCH (up)<-[:WAS_INFORMED_BY*1..]-(down:Job)
+  RETURN collect(DISTINCT down) AS blocked
+}
+// one row per job, with its nearest failed or held upstream job when it has one
+CALL (wf, blocked) {
+  MATCH (wf)<-[:PART_OF]-(up:Job) WHERE up.status IN ['failed', 'held']
+  MATCH p = (up)<-[:WAS_INFORMED_BY*1..]-(down:Job)
+  WITH up, down, min(length(p)) AS dist
+  ORDER BY dist, up.job_id
+  RETURN down AS job, collect(up)[0] AS blocker
+  UNION ALL
+  MATCH (wf)<-[:PART_OF]-(job:Job)
+  WHERE NOT job IN blocked
+  RETURN job, null AS blocker
+}
 OPTIONAL MATCH (attempt:JobInstance)-[:INSTANCE_OF]->(job)
-WITH wf, job, attempt ORDER BY attempt.submit_seq DESC
-WITH wf, job, collect(attempt) AS attempts
-WITH wf, job, attempts, attempts[0] AS last,
+WITH wf, job, blocker, attempt ORDER BY attempt.submit_seq DESC
+WITH wf, job, blocker, collect(attempt) AS attempts
+WITH wf, job, blocker, attempts, attempts[0] AS last,
      CASE WHEN size(attempts) = 0 THEN 'unsubmitted' ELSE coalesce(job.status, attempts[0].status) END AS status
 WHERE status IN ['failed', 'held', 'unsubmitted']
 OPTIONAL MATCH (last)<-[:PART_OF]-(inv:Invocation)
 WHERE inv.exitcode <> 0 OR inv.signal IS NOT NULL
-WITH wf, job, attempts, last, status, inv
+WITH wf, job, blocker, attempts, last, status, inv
 ORDER BY CASE WHEN inv.inv_id >= 0 THEN 0 ELSE 1 END, inv.inv_id
-WITH wf, job, attempts, last, status, collect(inv) AS bad
-WITH wf, job, attempts, last, status, bad,
-     CASE WHEN status = 'unsubmitted' THEN COLLECT {
-         MATCH (wf)<-[:PART_OF]-(up:Job) WHERE up.status IN ['failed', 'held']
-         MATCH p = shortestPath((job)-[:WAS_INFORMED_BY*1..]->(up))
-         RETURN up ORDER BY length(p), up.job_id LIMIT 1
-     } ELSE [] END AS blockers
+WITH wf, job, blocker, attempts, last, status, collect(inv) AS bad
 RETURN job.uid AS job_uid,
        job.job_id AS job_id,
        job.type_desc AS type,
@@ -41,6 +53,6 @@ RETURN job.uid AS job_uid,
        last.stdout_text AS stdout,
        coalesce(last.held_reason, job.held_reason) AS held_reason,
        wf.uid AS workflow,
-       blockers[0].job_id AS blocked_by,
-       blockers[0].uid AS blocked_by_uid
+       CASE WHEN status = 'unsubmitted' THEN blocker.job_id END AS blocked_by,
+       CASE WHEN status = 'unsubmitted' THEN blocker.uid END AS blocked_by_uid
 ORDER BY CASE status WHEN 'failed' THEN 0 WHEN 'held' THEN 1 ELSE 2 END, workflow, job_id
