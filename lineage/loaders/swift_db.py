@@ -20,6 +20,8 @@ The URL is any libpq URL: ``postgresql://user@host:5432/provdb`` (``postgres://`
 
 from __future__ import annotations
 
+import re
+
 from decimal import Decimal
 from typing import Iterator
 
@@ -234,6 +236,9 @@ def _annotations(conn, tables: _Tables, report: LoadReport) -> Iterator[Record]:
             if not tables.has(table, "name", "value"):
                 continue
             id_column = next(c for c in tables.columns[table] if c not in ("name", "value"))
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", id_column):
+                report.warn(f"{table}: id column {id_column!r} is not a plain name; skipped")
+                continue
             sql = (f'SELECT "{id_column}", name, value FROM {table} '
                    f'ORDER BY "{id_column}", name')
             for entity_id, name, value in _stream(conn, sql, table):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import zipfile
 from functools import lru_cache
@@ -110,7 +111,18 @@ def install(lib: Path, web_dir: Path) -> Path:
     stamp_file = web_dir / (ARCHIVE_NAME + ".sha256")
     if archive.exists() and stamp_file.exists() and stamp_file.read_text().strip() == stamp:
         return archive
-    web_dir.mkdir(parents=True, exist_ok=True)
+    old_umask = os.umask(0o077)  # the state directory stays private (shared login nodes)
+    try:
+        web_dir.mkdir(parents=True, exist_ok=True)
+        os.chmod(web_dir, 0o700)
+        _write_archive(jar, archive, page)
+        stamp_file.write_text(stamp + "\n")
+    finally:
+        os.umask(old_umask)
+    return archive
+
+
+def _write_archive(jar: Path, archive: Path, page: bytes) -> None:
     tmp = archive.with_suffix(".tmp")
     # Neo4j serves the zip's first entry (a folder) as /browser: write "browser/" first
     with zipfile.ZipFile(jar) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as out:
@@ -121,5 +133,3 @@ def install(lib: Path, web_dir: Path) -> Path:
         out.writestr("browser/guides/", b"")  # Neo4j extracts entries in order, folders first
         out.writestr(f"browser/{GUIDE_PATH}", page)
     tmp.replace(archive)
-    stamp_file.write_text(stamp + "\n")
-    return archive
