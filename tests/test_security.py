@@ -218,7 +218,7 @@ CASES = [(f, s) for f in loaders.formats() for s in samples_of(f)[:1]]
 def test_every_loader_stores_hostile_values_verbatim(lin, tmp_path, fmt, sample):
     path = hostile_copy(sample, tmp_path / sample.name)
     if path is None:
-        pytest.skip(f"no generic mutator for {sample.name} (text log format)")
+        pytest.skip(f"no generic mutator for {sample.name} ({fmt.name}: a text log or a binary store)")
     lin.load([SAMPLES / fmt.source], source=fmt.source, lenient=True)
     before = {r["uid"] for r in lin.query("MATCH (n:Lineage) RETURN n.uid AS uid")}
     report = LoadReport(str(path), fmt.name, lenient=True)

@@ -30,6 +30,7 @@ is ``chimbuko:event:<pid>:<label>``; the same execution seen in many records is 
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -753,10 +754,52 @@ def collection_records(db, name: str) -> Iterator[dict]:
             yield rec
 
 
+def _read_through(path: str) -> int:
+    """Open a shard and fetch every record of every collection (run in a child process)."""
+    import unqlite
+
+    db = unqlite.UnQLite(path, flags=_OPEN_READONLY | _OPEN_MMAP)
+    try:
+        return sum(1 for c in MAIN_COLLECTIONS + GLOBAL_COLLECTIONS
+                   if db.collection(c).exists() for _ in collection_records(db, c))
+    finally:
+        db.close()
+
+
+def probe_seconds(path: Path) -> float:
+    """How long the reader may take to read a shard through: 30 s plus 1 s per MiB."""
+    base = float(os.environ.get("LINEAGE_UNQLITE_PROBE_SECONDS", "30"))
+    return base + path.stat().st_size / (1 << 20)
+
+
+def check_readable(path: Path, report: LoadReport) -> bool:
+    """Read the shard through in a child process first: the unqlite C library can loop
+    forever on a damaged file (found by fuzzing), so a shard it cannot read within
+    :func:`probe_seconds` is reported as malformed instead of hanging the load."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(1) as pool:
+        job = pool.apply_async(_read_through, (str(path),))
+        try:
+            job.get(timeout=probe_seconds(path))
+        except multiprocessing.TimeoutError:
+            pool.terminate()
+            report.skip(str(path), None, "an UnQLite database the reader can read through",
+                        f"no answer within {probe_seconds(path):.0f} s (a damaged file?)")
+            return False
+        except Exception as exc:  # the child's own error, re-raised here
+            report.skip(str(path), None, "a readable UnQLite database", repr(exc))
+            return False
+    return True
+
+
 def parse_unqlite(path: Path, report: LoadReport) -> Iterator[Record]:
     """Records of a provenance database shard or of the global database."""
     import unqlite
 
+    if not check_readable(Path(path), report):
+        return
     db = unqlite.UnQLite(str(path), flags=_OPEN_READONLY | _OPEN_MMAP)
     try:
         present = [c for c in MAIN_COLLECTIONS + GLOBAL_COLLECTIONS if db.collection(c).exists()]
