@@ -15,6 +15,7 @@ from lineage.loaders.pegasus_db import parse, sqlite_url
 from lineage.records import Edge, Node
 
 from .conftest import SAMPLES
+from .pegasus_fixtures import failure_db_with_workflow_files
 
 PEGASUS = SAMPLES / "pegasus"
 FAIL_DB = PEGASUS / "process_wf_failure.stampede.db"
@@ -173,14 +174,7 @@ def test_legacy_schema_loads_what_it_has(tmp_path):
 
 
 def test_workflow_files_give_file_lineage(tmp_path):
-    db = tmp_path / "files.stampede.db"
-    shutil.copy(FAIL_DB, db)
-    conn = sqlite3.connect(db)
-    conn.execute("INSERT INTO rc_lfn VALUES (2, 'input.txt')")
-    conn.execute("INSERT INTO workflow_files VALUES (1, 1, 2, 'input')")
-    conn.execute("INSERT INTO workflow_files VALUES (1, 1, 1, 'output')")
-    conn.commit()
-    conn.close()
+    db = failure_db_with_workflow_files(tmp_path)
     recs, _ = load(db)
     wf = FAIL_WF.split(":")[-1]
     task = f"pegasus:task:{wf}:ID0000001"

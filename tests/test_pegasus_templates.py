@@ -6,6 +6,7 @@ import sqlite3
 import pytest
 
 from .conftest import SAMPLES
+from .pegasus_fixtures import failure_db_with_workflow_files
 
 PEGASUS = SAMPLES / "pegasus"
 FAIL_DB = PEGASUS / "process_wf_failure.stampede.db"
@@ -148,14 +149,7 @@ def test_compare_runs(lin, tmp_path):
 
 
 def test_file_lineage(lin, tmp_path):
-    db = tmp_path / "files.stampede.db"
-    shutil.copy(FAIL_DB, db)
-    conn = sqlite3.connect(db)
-    conn.execute("INSERT INTO rc_lfn VALUES (2, 'input.txt')")
-    conn.execute("INSERT INTO workflow_files VALUES (1, 1, 2, 'input')")
-    conn.execute("INSERT INTO workflow_files VALUES (1, 1, 1, 'output')")
-    conn.commit()
-    conn.close()
+    db = failure_db_with_workflow_files(tmp_path)
     lin.load([db])
     [made] = lin.query("pegasus/file_lineage", lfn="listing.txt")
     assert made["role"] == "produced" and made["job_id"] == "ls_ID0000001"
