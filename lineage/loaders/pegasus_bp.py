@@ -16,6 +16,7 @@ its time-ordered states.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,7 +100,8 @@ class _StreamState:
     attempts: dict[tuple[str, str, int], _Attempt] = field(default_factory=dict)
     started: set[str] = field(default_factory=set)
     declared: set[tuple[str, str, str]] = field(default_factory=set)  # (kind, xwf, id)
-    declared_at: dict[tuple[str, str, str], tuple[int, dict]] = field(default_factory=dict)
+    # (kind, xwf, id) -> (line, digest of the declaration): 16 bytes per job, not its text
+    declared_at: dict[tuple[str, str, str], tuple[int, bytes]] = field(default_factory=dict)
     referenced: set[tuple[str, str, str]] = field(default_factory=set)
 
 
@@ -517,17 +519,17 @@ def _check_redeclaration(state: _StreamState, ev: dict[str, str], lineno: int) -
     """A second job.info / task.info for one id must repeat the first one exactly."""
     kind, id_key = DECLARATIONS[ev["event"]]
     key = (kind, _need(ev, "xwf.id"), _need(ev, id_key))
-    content = {k: v for k, v in ev.items() if k not in _NOT_CONTENT}
+    content = sorted((k, v) for k, v in ev.items() if k not in _NOT_CONTENT)
+    digest = hashlib.blake2b(repr(content).encode("utf-8", "surrogatepass"),
+                             digest_size=16).digest()
     first = state.declared_at.get(key)
     if first is None:
-        state.declared_at[key] = (lineno, content)
-    elif first[1] != content:
-        changed = sorted(k for k in set(content) | set(first[1])
-                         if content.get(k) != first[1].get(k))
+        state.declared_at[key] = (lineno, digest)
+    elif first[1] != digest:
         raise _Missing(
             f"one {ev['event']} per {kind} id ({kind} {key[2]!r} was declared at line "
             f"{first[0]} with other values)",
-            "different " + ", ".join(changed),
+            "a declaration with different values",
         )
 
 
