@@ -177,6 +177,17 @@ def _hostile_json(data: bytes) -> bytes:
     return json.dumps(walk(json.loads(data)), ensure_ascii=False).encode("utf-8")
 
 
+def _hostile_event(line: bytes) -> bytes:
+    """One JSON-lines event with its values suffixed (its ts, event and level kept)."""
+    event = json.loads(line)
+    if not isinstance(event, dict):
+        raise ValueError("not an event object")
+    kept = {k: v for k, v in event.items() if k in KEEP_BP_KEYS}
+    rest = json.loads(_hostile_json(json.dumps({k: v for k, v in event.items()
+                                                if k not in KEEP_BP_KEYS}).encode()))
+    return json.dumps({**kept, **rest}, ensure_ascii=False).encode("utf-8")
+
+
 def _hostile_sqlite(path: Path) -> None:
     con = sqlite3.connect(path)
     tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
@@ -201,6 +212,12 @@ def hostile_copy(sample: Path, target: Path) -> Path | None:
         return target
     try:
         target.write_bytes(_hostile_json(data))
+        return target
+    except ValueError:
+        pass
+    try:  # JSON lines (monitord --encoding json)
+        target.write_bytes(b"\n".join(_hostile_event(line) for line in data.splitlines()
+                                      if line.strip()) + b"\n")
         return target
     except ValueError:
         pass
