@@ -152,8 +152,7 @@ def _short(text: str, limit: int = 80) -> str:
 def run_records(run: Run) -> Iterator[Record]:
     """The ScriptRun node (and its Script edge) of a run."""
     uid = run_uid(run.id)
-    end = (run.start_time + run.duration
-           if run.start_time is not None and run.duration is not None else None)
+    end = end_time(run.start_time, run.duration)
     yield Node(model.SCRIPT_RUN, uid, {
         "run_id": run.id,
         "name": run.script_filename or run.id,
@@ -181,10 +180,18 @@ def script_records(sha1: str, content: str, filename: str | None = None) -> Iter
     })
 
 
+def end_time(start: float | None, duration: float | None) -> float | None:
+    """The end of something that started at ``start`` and lasted ``duration`` seconds.
+
+    >>> end_time(10.0, 2.5), end_time(None, 2.5)
+    (12.5, None)
+    """
+    return start + duration if start is not None and duration is not None else None
+
+
 def call_records(call: Call) -> Iterator[Record]:
     uid = call_uid(call.id)
-    end = (call.start_time + call.duration
-           if call.start_time is not None and call.duration is not None else None)
+    end = end_time(call.start_time, call.duration)
     yield Node(model.FUNCTION_CALL, uid, {
         "call_id": call.id,
         "run_id": call.run_id,
@@ -209,8 +216,7 @@ def call_records(call: Call) -> Iterator[Record]:
 
 def exec_records(ex: AppExec) -> Iterator[Record]:
     uid = exec_uid(ex.id)
-    end = (ex.start_time + ex.duration
-           if ex.start_time is not None and ex.duration is not None else None)
+    end = end_time(ex.start_time, ex.duration)
     yield Node(model.APP_EXECUTION, uid, {
         "exec_id": ex.id,
         "call_id": ex.call_id,
