@@ -11,7 +11,7 @@ MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_M
 WITH ancestor, min(length(p)) AS depth
 WHERE $max_depth IS NULL OR depth <= $max_depth
 RETURN ancestor.uid AS uid,
-       [l IN labels(ancestor) WHERE NOT l IN ['Lineage', 'Entity', 'Activity', 'Agent', 'Run', 'Anomaly']][0] AS kind,
+       ancestor.kind AS kind,
        coalesce(ancestor.name, ancestor.uid) AS name,
        depth,
        ancestor.status AS status

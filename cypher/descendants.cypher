@@ -9,7 +9,7 @@ MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_
 WITH descendant, min(length(p)) AS depth
 WHERE $max_depth IS NULL OR depth <= $max_depth
 RETURN descendant.uid AS uid,
-       [l IN labels(descendant) WHERE NOT l IN ['Lineage', 'Entity', 'Activity', 'Agent', 'Run', 'Anomaly']][0] AS kind,
+       descendant.kind AS kind,
        coalesce(descendant.name, descendant.uid) AS name,
        depth,
        descendant.status AS status

@@ -5,7 +5,7 @@
 MATCH (n:Lineage)
 WHERE n.uid IN $uids
 RETURN n.uid AS uid,
-       [l IN labels(n) WHERE NOT l IN ['Lineage', 'Entity', 'Activity', 'Agent', 'Run', 'Anomaly']][0] AS kind,
+       n.kind AS kind,
        coalesce(n.name, n.uid) AS name,
        n.status AS status,
        properties(n) AS properties

@@ -10,7 +10,7 @@ MATCH p = (run)<-[:PART_OF*1..6]-(part:Lineage)
 WITH part, min(length(p)) AS depth
 WHERE depth <= $max_depth
 RETURN part.uid AS uid,
-       [l IN labels(part) WHERE NOT l IN ['Lineage', 'Entity', 'Activity', 'Agent', 'Run', 'Anomaly']][0] AS kind,
+       part.kind AS kind,
        coalesce(part.name, part.uid) AS name,
        part.status AS status,
        depth,

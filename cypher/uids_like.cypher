@@ -9,7 +9,7 @@ WHERE n.uid STARTS WITH $prefix
 WITH n LIMIT 500
 WITH n, COUNT { (n)--() } AS degree
 RETURN n.uid AS uid,
-       [l IN labels(n) WHERE NOT l IN ['Lineage', 'Entity', 'Activity', 'Agent', 'Run', 'Anomaly']][0] AS kind,
+       n.kind AS kind,
        coalesce(n.name, n.uid) AS name,
        degree
 ORDER BY degree DESC, uid

@@ -11,8 +11,12 @@ from __future__ import annotations
 import os
 from typing import Iterable
 
-from . import templates
-from .connection import Graph, Settings
+from pathlib import Path
+
+from . import loads, templates
+from .connection import Graph
+from .connection import Settings as ConnectionSettings
+from .settings import LoadOptions, Settings
 from .pipeline import LoadResult, Progress
 from .pipeline import load as _load
 from .writer import Writer, ensure_schema
@@ -56,8 +60,9 @@ class Rows(list):
 class Lineage:
     """A lineage graph in Neo4j: load provenance, run templates, write reports."""
 
-    def __init__(self, graph: Graph):
+    def __init__(self, graph: Graph, settings: Settings | None = None):
         self.graph = graph
+        self.settings = settings or Settings.from_env()
 
     # ----------------------------------------------------------- loading
     def load(
@@ -66,12 +71,33 @@ class Lineage:
         source: str = "auto",
         lenient: bool = False,
         progress: Progress | None = None,
+        xalt_env: str | None = None,
+        options: LoadOptions | None = None,
     ) -> list[LoadResult]:
-        """Load files, directories or database URLs; returns one result per input."""
+        """Load files, directories or database URLs; returns one result per input.
+
+        ``lenient`` skips and counts malformed records; ``xalt_env`` (none, filtered, all)
+        is what is kept of XALT run environments; both default to the settings'.
+        """
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
+        options = (options or self.settings.load).with_(
+            lenient=True if lenient else None, xalt_env=xalt_env)
         writer = Writer(self.graph.driver, self.graph.database)
-        return _load(writer, paths, source=source, lenient=lenient, progress=progress)
+        return _load(writer, paths, source=source, progress=progress, options=options)
+
+    def unload(self, load_or_path: str | os.PathLike) -> list[dict]:
+        """Remove what only one load stated, by load uid or id or by input path (every
+        format of that path); facts other loads also stated stay. Returns one summary per
+        load (its id, path, and how many nodes and relationships were removed).
+
+        >>> lineage.connect().unload("lineage/samples/pegasus/blackdiamond-4.0.bp")  # doctest: +SKIP
+        [{'uid': 'load:...', 'nodes_removed': 79, 'edges_removed': 187, ...}]
+        """
+        key = str(load_or_path)
+        if not key.startswith("load:") and os.path.exists(key):
+            key = str(Path(key).resolve())
+        return loads.unload(self.graph.driver, self.graph.database, key)
 
     # ----------------------------------------------------------- querying
     def query(self, name_or_cypher: str, params: dict | None = None, **kwargs) -> Rows:
@@ -96,7 +122,8 @@ class Lineage:
             "MATCH ()-[r]->() RETURN type(r) AS type, count(*) AS count ORDER BY type"
         )
         loads = self.graph.run(
-            "MATCH (l:Load) RETURN l.path AS path, l.format AS format, l.status AS status, "
+            "MATCH (l:Load) RETURN l.id AS id, l.path AS path, l.format AS format, "
+            "l.status AS status, l.last_attempt AS last_attempt, l.version AS version, "
             "l.sha256 AS sha256, l.node_records AS node_records, l.edge_records AS edge_records, "
             "l.unresolved_edges AS unresolved_edges, l.finished_at AS finished_at, "
             "l.times_loaded AS times_loaded ORDER BY l.finished_at"
@@ -142,6 +169,28 @@ class Lineage:
         self.close()
 
 
-def connect(settings: Settings | None = None) -> Lineage:
-    """Connect to ``NEO4J_URI`` if set, else to the managed local server (started if needed)."""
-    return Lineage(Graph.connect(settings))
+def connect(settings: Settings | None = None, start_managed: bool = True) -> Lineage:
+    """Connect to ``NEO4J_URI`` if set, else to the managed local server (started if needed,
+    unless ``start_managed`` is false: then a server that is not running is an error).
+
+    ``settings`` default to the environment's, read once (:class:`lineage.settings.Settings`).
+    """
+    settings = settings or Settings.from_env()
+    return Lineage(Graph.connect(ConnectionSettings.of(settings, start_managed)), settings)
+
+
+def managed_server(action: str = "status") -> dict:
+    """Start, stop or describe the managed local Neo4j (``action``: start, stop, status);
+    returns its status (running, URIs, user, where the password file is).
+
+    >>> managed_server("restart")
+    Traceback (most recent call last):
+    ...
+    ValueError: action 'restart': expected start, stop or status
+    """
+    from . import server
+
+    actions = {"start": server.start, "stop": server.stop, "status": server.status}
+    if action not in actions:
+        raise ValueError(f"action {action!r}: expected start, stop or status")
+    return actions[action]()

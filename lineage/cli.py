@@ -32,7 +32,8 @@ from pathlib import Path
 import click
 from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
-from . import server, templates
+from . import api, templates
+from .settings import Settings
 from .errors import LineageError, ParseError, ServerError, TemplateError
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
@@ -81,10 +82,19 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "cs
                       default="table", show_default=True, help="Output format.")
 
 
-def _connect():
-    from .api import connect
+def _settings() -> Settings:
+    """The environment's settings, read once per command (kept on the root click context)."""
+    ctx = click.get_current_context(silent=True)
+    root = ctx.find_root() if ctx else None
+    if root is None:
+        return Settings.from_env()
+    if not isinstance(root.obj, Settings):
+        root.obj = Settings.from_env()
+    return root.obj
 
-    return connect()
+
+def _connect():
+    return api.connect(_settings())
 
 
 class _Main(click.Group):
@@ -147,13 +157,13 @@ def _print_status(info: dict, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
 def neo4j_start(as_json):
     """Start the managed server (a no-op when it is running); waits for Bolt."""
-    _print_status(server.start(), as_json)
+    _print_status(api.managed_server("start"), as_json)
 
 
 @neo4j.command("stop")
 def neo4j_stop():
     """Stop the managed server."""
-    info = server.stop()
+    info = api.managed_server("stop")
     click.echo("stopped" if not info["running"] else "still running")
 
 
@@ -161,7 +171,7 @@ def neo4j_stop():
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
 def neo4j_status(as_json):
     """Show whether the managed server runs, its URIs and where its password is."""
-    _print_status(server.status(), as_json)
+    _print_status(api.managed_server("status"), as_json)
 
 
 # ------------------------------------------------------------------ load and stats
@@ -199,18 +209,18 @@ def _progress_printer(quiet: bool, echo=None):
 def load(paths, source, lenient, as_json, fmt, quiet, env):
     """Load provenance files, directories or database URLs into the graph."""
     fmt = "json" if as_json else fmt
-    if env:  # read by the XALT loader (lineage.loaders.xalt_records.env_mode)
-        os.environ["LINEAGE_XALT_ENV"] = env
     from .progress import LoadProgress
 
-    with _connect() as lin, LoadProgress(paths, enabled=not quiet and fmt is None) as bar:
+    with _connect() as lin, LoadProgress(
+            paths, enabled=not quiet and fmt is None, ci=_settings().ci) as bar:
         printer = _progress_printer(quiet or fmt is not None, echo=bar.write)
 
         def progress(event, info):
             printer(event, info)
             bar(event, info)
 
-        results = lin.load(paths, source=source, lenient=lenient, progress=progress)
+        results = lin.load(paths, source=source, lenient=lenient, progress=progress,
+                           xalt_env=env)
     if fmt == "json":
         click.echo(json.dumps([r.as_dict() for r in results], indent=2, default=str))
     elif fmt in ("csv", "table"):
@@ -223,6 +233,20 @@ def load(paths, source, lenient, as_json, fmt, quiet, env):
 
 LOAD_COLUMNS = ["path", "format", "status", "node_records", "edge_records",
                 "unresolved_edges", "seconds", "error"]
+
+
+@main.command()
+@click.argument("load_or_path")
+@FORMAT
+def unload(load_or_path, fmt):
+    """Remove what only one load wrote (by load id, load uid or input path).
+
+    Nodes and relationships that another load also wrote stay; the :Load record stays with
+    status "unloaded", and what was removed.
+    """
+    with _connect() as lin:
+        rows = lin.unload(load_or_path)
+    emit(rows, fmt, ["id", "path", "format", "version", "nodes_removed", "edges_removed"])
 
 
 @main.command()
@@ -316,14 +340,11 @@ def cypher_list(fmt):
 def _graph_if_available():
     """A connection for example values, without starting a server: NEO4J_URI when set, else
     the managed server when it is running; None otherwise."""
-    from .api import connect
-    from .connection import Settings
-
     try:
-        if os.environ.get("NEO4J_URI"):
-            return connect()
-        if server.status()["running"]:
-            return connect(Settings.from_env(start_managed=False))
+        if _settings().neo4j_uri:
+            return api.connect(_settings())
+        if api.managed_server("status")["running"]:
+            return api.connect(_settings(), start_managed=False)
     except (LineageError, Neo4jError, ServiceUnavailable, OSError) as exc:
         click.echo(f"note: no graph for example values ({exc}); using the header's", err=True)
     return None
@@ -402,8 +423,8 @@ def demo(output_dir):
                f"{sum(v for k, v in info['nodes'].items() if k == 'Lineage')} nodes")
     for path in written:
         click.echo(f"report: {Path(path).resolve()}")
-    if not os.environ.get("NEO4J_URI"):
-        status = server.status()
+    if not _settings().neo4j_uri:
+        status = api.managed_server("status")
         click.echo(f"Neo4j Browser: {status['browser_url']} (user {status['user']}, "
                    f"password in {status['password_file']})")
 

@@ -10,7 +10,6 @@ local server is used, and started if it is not running.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +20,7 @@ from neo4j.graph import Relationship as NeoRelationship
 from neo4j.time import Date, DateTime, Duration, Time
 
 from . import server
+from . import settings as lineage_settings
 
 
 @dataclass(frozen=True)
@@ -34,20 +34,19 @@ class Settings:
     managed: bool
 
     @classmethod
-    def from_env(cls, start_managed: bool = True) -> "Settings":
-        """Settings from the standard variables, else the managed server's."""
-        uri = os.environ.get("NEO4J_URI")
-        database = os.environ.get("NEO4J_DATABASE") or None
-        if uri:
-            return cls(
-                uri=uri,
-                user=os.environ.get("NEO4J_USERNAME", "neo4j"),
-                password=os.environ.get("NEO4J_PASSWORD", ""),
-                database=database,
-                managed=False,
-            )
+    def of(cls, settings: "lineage_settings.Settings", start_managed: bool = True) -> "Settings":
+        """Connection settings from the package settings: ``NEO4J_URI`` and its login, or
+        the managed local server's (started unless ``start_managed`` is false)."""
+        if settings.neo4j_uri:
+            return cls(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password,
+                       settings.neo4j_database, False)
         info = server.start() if start_managed else server.status()
-        return cls(info["uri"], info["user"], server.password(), database, True)
+        return cls(info["uri"], info["user"], server.password(), settings.neo4j_database, True)
+
+    @classmethod
+    def from_env(cls, start_managed: bool = True) -> "Settings":
+        """Connection settings from the environment (see :meth:`of`)."""
+        return cls.of(lineage_settings.Settings.from_env(), start_managed)
 
 
 def to_plain(value: Any) -> Any:

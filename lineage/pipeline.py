@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from . import loaders, model
+from . import loaders, loads, model
 from .errors import LineageError, ParseError, UnknownFormatError
 from .loaders.base import Format, LoadReport
-from .records import Edge, Node, as_json, clean_props
+from .records import Edge, Node, as_json
+from .settings import LoadOptions
 from .writer import WriteStats, Writer, ensure_schema
 
 Progress = Callable[[str, dict], None]
@@ -40,7 +41,7 @@ class LoadResult:
     path: str
     format: str | None
     source: str | None
-    status: str  # loaded | failed | unrecognised | empty
+    status: str  # loaded | unchanged | failed | unrecognised | empty
     sha256: str | None = None
     nodes: dict[str, int] = field(default_factory=dict)
     edges: dict[str, int] = field(default_factory=dict)
@@ -48,6 +49,7 @@ class LoadResult:
     report: dict = field(default_factory=dict)
     seconds: float = 0.0
     error: str | None = None
+    changes: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {
@@ -67,6 +69,7 @@ class LoadResult:
             "warnings": self.report.get("warnings", []),
             "seconds": round(self.seconds, 3),
             "error": self.error,
+            "changes": self.changes,
         }
 
 
@@ -146,15 +149,24 @@ class _Spool:
         self.edge_counts: dict[str, int] = {}
 
     def add(self, record: Node | Edge) -> None:
+        """Keep one record, checked against the model first (so an undeclared property, a
+        wrong type or an unindexable value fails here, before anything is written)."""
         if isinstance(record, Node):
-            clean_props(record.props)  # unstorable values fail here, before anything is written
-            self._node_buf.append((record.kind.label, record.uid, record.props, record.extra_labels))
+            props = record.kind.check(record.props)
+            if "kind" in props or "loads" in props:
+                raise model.ModelError(record.kind.label, "kind" if "kind" in props else "loads",
+                                       "is set by the writer, not by loaders")
+            problem = record.kind.index_problem(props)
+            if problem:
+                raise model.ModelError(record.kind.label, None, f"{record.uid[:200]}: {problem}")
+            self._node_buf.append((record.kind.label, record.uid, props, record.extra_labels))
             self.node_counts[record.kind.label] = self.node_counts.get(record.kind.label, 0) + 1
             if len(self._node_buf) >= _CHUNK:
                 self._flush_nodes()
         elif isinstance(record, Edge):
-            clean_props(record.props)
-            self._edge_buf.append((record.rel.name, record.start, record.end, record.props, record.key))
+            props = record.rel.check(record.props)
+            check_relation(record)
+            self._edge_buf.append((record.rel.name, record.start, record.end, props, record.key))
             self.edge_counts[record.rel.name] = self.edge_counts.get(record.rel.name, 0) + 1
             if len(self._edge_buf) >= _CHUNK:
                 self._flush_edges()
@@ -201,18 +213,38 @@ class _Spool:
         self.edges.close()
 
 
+_DECLARED = {(r.rel.name, r.start.label, r.end.label) for r in model.RELATIONS}
+
+
+def check_relation(edge: Edge) -> None:
+    """Raise :class:`~lineage.model.ModelError` unless the model declares this relationship
+    between the kinds of its ends (known by their uid schemes).
+
+    >>> check_relation(Edge(model.REL_TYPES["PART_OF"], "pegasus:job:w:j", "pegasus:workflow:w"))
+    >>> check_relation(Edge(model.REL_TYPES["USED"], "host:a", "host:b"))
+    Traceback (most recent call last):
+    ...
+    lineage.model.core.ModelError: USED: (:Host)-[:USED]->(:Host) is not declared in the model
+    """
+    start, end = model.kind_of_uid(edge.start), model.kind_of_uid(edge.end)
+    if start is None or end is None or (edge.rel.name, start.label, end.label) not in _DECLARED:
+        pattern = (f"(:{start.label if start else '?'})-[:{edge.rel.name}]->"
+                   f"(:{end.label if end else '?'})")
+        raise model.ModelError(edge.rel.name, None, f"{pattern} is not declared in the model")
+
+
 def parse_to_spool(item: Input, report: LoadReport) -> _Spool:
     """Parse one input completely into a spool (raises on malformed input in strict mode)."""
     spool = _Spool()
     try:
         assert item.format is not None
-        for record in item.format.parse(Path(item.path) if not is_url(item.path) else item.path,
-                                        report):
+        source = Path(item.path) if not is_url(item.path) else item.path
+        for number, record in enumerate(item.format.parse(source, report), 1):
             try:
                 spool.add(record)
-            except TypeError as exc:  # a loader bug: say so, and write nothing of the input
-                raise LineageError(f"{item.path}: the {item.format.name} loader produced "
-                                   f"a record Neo4j cannot store: {exc}") from exc
+            except (TypeError, model.ModelError) as exc:  # strict: nothing of the input
+                report.skip(redact_url(item.path), f"graph record {number}",
+                            "a record the graph model allows", str(exc))
         spool.seal()
     except BaseException:
         spool.close()
@@ -220,24 +252,17 @@ def parse_to_spool(item: Input, report: LoadReport) -> _Spool:
     return spool
 
 
-# ------------------------------------------------------------------ load records
-LOAD_STATEMENT = """
-MERGE (l:Load {uid: $uid})
-SET l += $props, l.times_loaded = coalesce(l.times_loaded, 0) + 1
-"""
+# ------------------------------------------------------------------ loading one input
+def identity(item: Input) -> str:
+    """What names an input across loads: its absolute path, or its URL without password."""
+    return redact_url(item.path) if is_url(item.path) else str(Path(item.path).resolve())
 
 
-def _record_load(writer: Writer, result: LoadResult, started: float) -> None:
-    uid = f"load:{result.format}:{result.sha256 or result.path}"
-    props = {
-        "source": result.source,
-        "format": result.format,
-        "path": result.path,
-        "sha256": result.sha256,
-        "status": result.status,
-        "started_at": started,
-        "finished_at": time.time(),
-        "seconds": round(result.seconds, 3),
+def _load_props(result: LoadResult, started: float) -> dict:
+    return {
+        "source": result.source, "format": result.format, "path": result.path,
+        "status": result.status, "last_attempt": result.status, "started_at": started,
+        "finished_at": time.time(), "seconds": round(result.seconds, 3),
         "node_records": sum(result.nodes.values()),
         "edge_records": sum(result.edges.values()),
         "unresolved_edges": result.write.unresolved_edges,
@@ -247,44 +272,94 @@ def _record_load(writer: Writer, result: LoadResult, started: float) -> None:
         "warnings": as_json(result.report.get("warnings", [])[:20]),
         "error": result.error,
     }
-    props = {k: v for k, v in props.items() if v is not None}
-    writer.driver.execute_query(LOAD_STATEMENT, uid=uid, props=props, database_=writer.database)
 
 
-def load_input(writer: Writer, item: Input, lenient: bool = False) -> LoadResult:
-    """Parse one input fully, then write it; on a parse error nothing of it is written."""
-    started = time.time()
-    t0 = time.perf_counter()
+def load_input(writer: Writer, item: Input, lenient: bool = False,
+               options: LoadOptions | None = None) -> LoadResult:
+    """Parse one input fully, then write it under a new version of its load.
+
+    On a parse error nothing of it is written; if the write fails midway, the new version's
+    tag is taken off again (what it alone wrote is removed) and the load says ``failed``.
+    An input whose content is unchanged since its last successful load is not written again
+    (status ``unchanged``). After a successful write, what only earlier versions stated is
+    removed and the load's ``changes`` say how much.
+    """
+    started, t0 = time.time(), time.perf_counter()
     fmt = item.format
     result = LoadResult(redact_url(item.path), fmt.name if fmt else None,
                         fmt.source if fmt else None, "unrecognised")
     if fmt is None:
         return result
+    driver, database = writer.driver, writer.database
+    lid = loads.load_id(fmt.name, identity(item))
+    before = loads.previous(driver, database, lid)
+    options = _options(options, lenient)
     if not is_url(item.path):
         result.sha256 = sha256_of(item.path)
-    report = LoadReport(item.path, fmt.name, lenient=lenient)
+        if ((result.sha256, "loaded", options.as_json())
+                == (before.sha256, before.status, before.options)):
+            result.status, result.seconds = "unchanged", time.perf_counter() - t0
+            loads.record(driver, database, lid, {"last_attempt": "unchanged",
+                                                 "finished_at": time.time()})
+            return result
+    report = LoadReport(item.path, fmt.name, lenient=options.lenient, options=options)
     try:
         spool = parse_to_spool(item, report)
     except ParseError as exc:
         result.status, result.error = "failed", str(exc)
-        result.report = report.summary()
-        result.seconds = time.perf_counter() - t0
-        _record_load(writer, result, started)
+        result.report, result.seconds = report.summary(), time.perf_counter() - t0
+        _record_attempt(driver, database, lid, before, result, started)
         raise
     try:
-        result.nodes, result.edges = spool.node_counts, spool.edge_counts
-        result.report = report.summary()
-        if not result.nodes and not result.edges:
-            result.status = "empty"
-        else:
-            result.write.add(writer.write_nodes(spool.iter_nodes()))
-            result.write.add(writer.write_edges(spool.iter_edges()))
-            result.status = "loaded"
+        _write_version(writer, lid, before, spool, result, report)
     finally:
         spool.close()
     result.seconds = time.perf_counter() - t0
-    _record_load(writer, result, started)
+    props = _load_props(result, started)
+    if result.status == "loaded":
+        props.update(sha256=result.sha256, version=before.version + 1,
+                     options=options.as_json(),
+                     tag=loads.tag_of(lid, before.version + 1), changes=as_json(result.changes))
+    loads.record(driver, database, lid, props)
     return result
+
+
+def _options(options: LoadOptions | None, lenient: bool) -> LoadOptions:
+    options = options or LoadOptions()
+    return options.with_(lenient=True) if lenient else options
+
+
+def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: "_Spool",
+                   result: LoadResult, report: LoadReport) -> None:
+    tag = loads.tag_of(lid, before.version + 1)
+    result.nodes, result.edges = spool.node_counts, spool.edge_counts
+    result.report = report.summary()
+    if not result.nodes and not result.edges:  # it states nothing (any more)
+        result.status = "empty"
+        result.changes = loads.release(writer.driver, writer.database, lid)
+        return
+    try:
+        result.write.add(writer.write_nodes(spool.iter_nodes(), tag))
+        result.write.add(writer.write_edges(spool.iter_edges(), tag))
+    except BaseException as exc:
+        result.status, result.error = "failed", f"write failed: {exc}"
+        try:  # retract what this version wrote, so no partial input stays in the graph
+            loads.release(writer.driver, writer.database, lid, only=tag)
+        finally:
+            _record_attempt(writer.driver, writer.database, lid, before, result, time.time())
+        raise
+    released = loads.release(writer.driver, writer.database, lid, keep=tag)
+    result.changes = loads.changes(writer.driver, writer.database, lid, tag, released)
+    result.status = "loaded"
+
+
+def _record_attempt(driver, database, lid: str, before: "loads.Previous", result: LoadResult,
+                    started: float) -> None:
+    """A failed attempt: the load keeps its last good version's status, sha and tag."""
+    props = _load_props(result, started)
+    if before.status == "loaded":
+        props.pop("status")
+    loads.record(driver, database, lid, props)
 
 
 def load(
@@ -293,6 +368,7 @@ def load(
     source: str = "auto",
     lenient: bool = False,
     progress: Progress | None = None,
+    options: LoadOptions | None = None,
 ) -> list[LoadResult]:
     """Load every input under ``paths``; stops at the first malformed input unless lenient.
 
@@ -304,7 +380,7 @@ def load(
     for item in expand(paths, source):
         if progress:
             progress("start", {"path": item.path, "format": item.format.name if item.format else None})
-        result = load_input(writer, item, lenient=lenient)
+        result = load_input(writer, item, lenient=lenient, options=options)
         results.append(result)
         if progress:
             progress("done", result.as_dict())

@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 
-def interactive() -> bool:
-    """True when stderr is a terminal and no CI variable is set."""
-    return sys.stderr.isatty() and not os.environ.get("CI")
+def interactive(ci: bool = False) -> bool:
+    """True when stderr is a terminal and not in CI (the settings' ``ci``)."""
+    return sys.stderr.isatty() and not ci
 
 
 def _terminal_size() -> tuple[int, int]:
@@ -45,8 +45,8 @@ class LoadProgress:
     """A tqdm bar over the bytes of the inputs, advanced per input, with files, records and
     records per second as postfix. A no-op unless enabled and :func:`interactive`."""
 
-    def __init__(self, paths, enabled: bool = True):
-        self.active = enabled and interactive()
+    def __init__(self, paths, enabled: bool = True, ci: bool = False):
+        self.active = enabled and interactive(ci)
         self.bar = None
         self.files = 0
         self.records = 0

@@ -1,7 +1,7 @@
 """Plain records that loaders yield and the writer stores: nodes and edges keyed by uid.
 
 >>> from lineage import model
->>> n = Node(model.JOB, "pegasus:job:wf1:j1", {"job_id": "j1"})
+>>> n = Node(model.kind("Job"), "pegasus:job:wf1:j1", {"job_id": "j1"})
 >>> n.labels
 ('Lineage', 'Activity', 'Job')
 >>> Edge(model.WAS_INFORMED_BY, "pegasus:job:wf1:j2", n.uid).rel.name
@@ -99,7 +99,7 @@ def count_kinds(records: Iterator[Record]) -> dict[str, int]:
     """Count records by kind label or relationship type (handy in tests).
 
     >>> from lineage import model
-    >>> count_kinds(iter([Node(model.JOB, "a"), Node(model.JOB, "b")]))
+    >>> count_kinds(iter([Node(model.kind("Job"), "a"), Node(model.kind("Job"), "b")]))
     {'Job': 2}
     """
     counts: dict[str, int] = {}

@@ -18,13 +18,23 @@ from typing import Iterable
 from neo4j import Driver, ManagedTransaction
 
 from . import model
-from .records import Edge, Node, clean_props
+from .records import Edge, Node
 
+# The FOREACH clears the properties of an element that only earlier versions of this load
+# stated, the first time this version writes it (so a reload replaces the input's facts);
+# the last SET appends the load's tag to the element's ``loads`` list once (no tag: the
+# list is left as it is).
 NODE_STATEMENT = """
 UNWIND $rows AS row
 MERGE (n:Lineage {uid: row.uid})
+WITH n, row, coalesce(n.loads, []) AS had
+FOREACH (_ IN CASE WHEN $tag IS NOT NULL AND size(had) > 0 AND NOT $tag IN had
+                    AND all(t IN had WHERE t STARTS WITH $prefix) THEN [1] ELSE [] END |
+  SET n = {uid: row.uid})
 SET n += row.props
 SET n:$($labels)
+SET n.loads = CASE WHEN $tag IS NULL OR $tag IN coalesce(n.loads, [])
+              THEN n.loads ELSE coalesce(n.loads, []) + $tag END
 """
 
 
@@ -37,7 +47,13 @@ def _edge_statement(rel: model.RelType, keyed: bool) -> str:
         "MATCH (a:Lineage {uid: row.start})\n"
         "MATCH (b:Lineage {uid: row.end})\n"
         f"MERGE (a)-[r:{rel.name}{key}]->(b)\n"
+        "WITH r, row, coalesce(r.loads, []) AS had\n"
+        "FOREACH (_ IN CASE WHEN $tag IS NOT NULL AND size(had) > 0 AND NOT $tag IN had\n"
+        "                   AND all(t IN had WHERE t STARTS WITH $prefix) THEN [1] ELSE [] END |\n"
+        f"  SET r = {{{'key: row.key' if keyed else ''}}})\n"
         "SET r += row.props\n"
+        "SET r.loads = CASE WHEN $tag IS NULL OR $tag IN coalesce(r.loads, [])\n"
+        "              THEN r.loads ELSE coalesce(r.loads, []) + $tag END\n"
         "RETURN count(r) AS written"
     )
 
@@ -83,17 +99,29 @@ def ensure_schema(driver: Driver, database: str | None = None) -> None:
     driver.execute_query("CALL db.awaitIndexes(300)", database_=database)
 
 
-def _write_nodes(tx: ManagedTransaction, groups: dict[tuple[str, ...], list[dict]]) -> None:
+def _write_nodes(tx: ManagedTransaction, groups: dict[tuple[str, ...], list[dict]],
+                 tag: str | None) -> None:
     for labels, rows in groups.items():
-        tx.run(NODE_STATEMENT, rows=rows, labels=list(labels[1:])).consume()
+        tx.run(NODE_STATEMENT, rows=rows, labels=list(labels[1:]), tag=tag,
+               prefix=_prefix(tag)).consume()
 
 
-def _write_edges(tx: ManagedTransaction, groups: dict[tuple[str, bool], list[dict]]) -> int:
+def _write_edges(tx: ManagedTransaction, groups: dict[tuple[str, bool], list[dict]],
+                 tag: str | None) -> int:
     written = 0
     for (rel, keyed), rows in groups.items():
         statement = (KEYED_EDGE_STATEMENTS if keyed else EDGE_STATEMENTS)[rel]
-        written += tx.run(statement, rows=rows).single()["written"]
+        written += tx.run(statement, rows=rows, tag=tag, prefix=_prefix(tag)).single()["written"]
     return written
+
+
+def _prefix(tag: str | None) -> str | None:
+    """``<load id>:`` of a tag ``<load id>:<version>``."""
+    return tag.rsplit(":", 1)[0] + ":" if tag else None
+
+
+def _props(node_or_edge) -> dict:
+    return {k: v for k, v in node_or_edge.props.items() if v is not None}
 
 
 def _missing_ends(tx: ManagedTransaction, rows: list[dict]) -> list[str]:
@@ -123,8 +151,9 @@ class Writer:
     def _session(self):
         return self.driver.session(database=self.database)
 
-    def write_nodes(self, nodes: Iterable[Node]) -> WriteStats:
-        """MERGE nodes on uid, add their labels and set their (non-null) properties.
+    def write_nodes(self, nodes: Iterable[Node], tag: str | None = None) -> WriteStats:
+        """MERGE nodes on uid, add their labels, set their (non-null) properties and their
+        ``kind``, and add ``tag`` (the load's) to their ``loads``.
 
         Records of one uid within a batch are folded into one row first (later properties
         win, as they would in sequence), so a stream that updates a node many times costs
@@ -137,11 +166,12 @@ class Writer:
                 groups: dict[tuple[str, ...], list[dict]] = {}
                 for uid, (labels, props) in pending.items():
                     groups.setdefault(labels, []).append({"uid": uid, "props": props})
-                session.execute_write(_write_nodes, groups)
+                session.execute_write(_write_nodes, groups, tag)
                 pending.clear()
 
             for node in nodes:
-                props = clean_props(node.props)
+                props = _props(node)
+                props["kind"] = node.kind.label
                 seen = pending.get(node.uid)
                 if seen is None:
                     pending[node.uid] = (node.labels, props)
@@ -157,14 +187,15 @@ class Writer:
                 flush()
         return stats
 
-    def write_edges(self, edges: Iterable[Edge]) -> WriteStats:
-        """MERGE edges between existing nodes; count those whose ends are missing."""
+    def write_edges(self, edges: Iterable[Edge], tag: str | None = None) -> WriteStats:
+        """MERGE edges between existing nodes (adding ``tag`` to their ``loads``); count those
+        whose ends are missing."""
         stats = WriteStats()
         groups: dict[tuple[str, bool], list[dict]] = {}
         batch: list[dict] = []
 
         def flush(session) -> None:
-            written = session.execute_write(_write_edges, groups)
+            written = session.execute_write(_write_edges, groups, tag)
             stats.edge_rows += len(batch)
             stats.edges_written += written
             if written < len(batch):
@@ -177,7 +208,7 @@ class Writer:
         with self._session() as session:
             for edge in edges:
                 row = {"rel": edge.rel.name, "start": edge.start, "end": edge.end,
-                       "props": clean_props(edge.props)}
+                       "props": _props(edge)}
                 if edge.key:
                     row["key"] = edge.key
                 groups.setdefault((edge.rel.name, bool(edge.key)), []).append(row)

@@ -2,7 +2,8 @@
 
 The checksum covers every :Lineage node (uid, sorted labels, properties) and every
 relationship between them (ends, type, properties), in a canonical order, hashed with
-SHA-256; :Load bookkeeping nodes are left out. Two graphs with equal fingerprints hold the
+SHA-256; :Load bookkeeping nodes, and the ``loads`` property that says which load wrote
+an element (it changes with every new version of a load), are left out unless asked for. Two graphs with equal fingerprints hold the
 same lineage content.
 
 >>> canonical({"b": [1.0, "x"], "a": None})
@@ -28,7 +29,11 @@ class Fingerprint:
     checksum: str
 
 
-def fingerprint(driver, database: str | None = None) -> Fingerprint:
+def _content(props: dict, with_loads: bool) -> dict:
+    return props if with_loads else {k: v for k, v in props.items() if k != "loads"}
+
+
+def fingerprint(driver, database: str | None = None, with_loads: bool = False) -> Fingerprint:
     """The fingerprint of the lineage graph behind ``driver``."""
     digest = hashlib.sha256()
     nodes = rels = 0
@@ -38,11 +43,12 @@ def fingerprint(driver, database: str | None = None) -> Fingerprint:
             "properties(n) AS props ORDER BY n.uid"
         ):
             nodes += 1
-            digest.update(canonical([rec["uid"], sorted(rec["labels"]), rec["props"]]).encode())
+            digest.update(canonical([rec["uid"], sorted(rec["labels"]),
+                                     _content(rec["props"], with_loads)]).encode())
             digest.update(b"\n")
         digest.update(b"--\n")
         rows = [
-            canonical([r["a"], r["type"], r["b"], r["props"]])
+            canonical([r["a"], r["type"], r["b"], _content(r["props"], with_loads)])
             for r in session.run(
                 "MATCH (a:Lineage)-[r]->(b:Lineage) "
                 "RETURN a.uid AS a, type(r) AS type, b.uid AS b, properties(r) AS props"
@@ -55,6 +61,6 @@ def fingerprint(driver, database: str | None = None) -> Fingerprint:
     return Fingerprint(nodes, rels, digest.hexdigest())
 
 
-def of(lin) -> Fingerprint:
+def of(lin, with_loads: bool = False) -> Fingerprint:
     """The fingerprint of the graph behind a :class:`lineage.api.Lineage` handle."""
-    return fingerprint(lin.graph.driver, lin.graph.database)
+    return fingerprint(lin.graph.driver, lin.graph.database, with_loads)

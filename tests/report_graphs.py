@@ -26,14 +26,14 @@ def _writer(lin) -> Writer:
 def write_hostile_run(lin) -> list[str]:
     """A workflow whose jobs carry hostile names, command lines and a hostile status; returns
     the job uids (job i informed by job i-1)."""
-    nodes = [Node(model.WORKFLOW, HOSTILE_RUN, {"name": HOSTILE[0], "argv": HOSTILE[1],
+    nodes = [Node(model.kind("Workflow"), HOSTILE_RUN, {"name": HOSTILE[0], "argv": HOSTILE[1],
                                                "status": "failed"})]
     edges = []
     uids = []
     for i, text in enumerate(HOSTILE):
         uid = f"test:job:hostile:{i}"
         uids.append(uid)
-        nodes.append(Node(model.JOB, uid, {"name": text, "job_id": text, "argv": text,
+        nodes.append(Node(model.kind("Job"), uid, {"name": text, "job_id": text, "argv": text,
                                             "cmdline": f"/bin/sh -c '{text}'",
                                             "status": "failed" if i % 2 else "<i>odd</i>"}))
         edges.append(Edge(model.PART_OF, uid, HOSTILE_RUN))
@@ -50,13 +50,13 @@ def write_layered_run(lin, layers: int, width: int, types: int = 5,
     """A workflow of ``layers`` x ``width`` jobs; each job is informed by two jobs of the
     previous layer; job (l, i) has transformation ``t{i % types}`` and fails when
     ``(l * width + i) % 97 == 0``. Returns the counts the tests check."""
-    nodes = [Node(model.WORKFLOW, run, {"name": "big", "status": "failed"})]
+    nodes = [Node(model.kind("Workflow"), run, {"name": "big", "status": "failed"})]
     edges = []
     for layer in range(layers):
         for i in range(width):
             uid = f"{run}:job:{layer}:{i}"
             failed = (layer * width + i) % 97 == 0
-            nodes.append(Node(model.JOB, uid, {
+            nodes.append(Node(model.kind("Job"), uid, {
                 "name": f"t{i % types}_{layer}_{i}", "job_id": f"t{i % types}_{layer}_{i}",
                 "type_desc": f"t{i % types}", "status": "failed" if failed else "succeeded"}))
             edges.append(Edge(model.PART_OF, uid, run))

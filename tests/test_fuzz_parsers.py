@@ -255,7 +255,7 @@ def test_pegasus_events_round_trip_their_values(xwf, job, argv, executable, labe
     wf = nodes[pc.workflow_uid(xwf)]
     assert wf.props["xwf_id"] == xwf and wf.props["name"] == label
     assert wf.props["plan_time"] == ts
-    assert nodes[model.user_uid(user)].props["name"] == user
+    assert nodes[model.USER.uid(user)].props["name"] == user
     jobs = [r for r in records if isinstance(r, Node) and r.uid == pc.job_uid(xwf, job)]
     assert jobs[0].props["job_id"] == job and jobs[0].props["type"] == jobtype
     assert jobs[0].props["argv"] == argv and jobs[0].props["executable"] == executable

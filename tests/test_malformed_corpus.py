@@ -224,12 +224,12 @@ def test_an_unstorable_record_fails_before_anything_is_written(lin):
 
     def parse(path, report):
         for i in range(5000):  # more than one write batch of good records first
-            yield N(model.JOB, f"test:job:{i}", {"name": str(i)})
-        yield N(model.JOB, "test:job:bad", {"name": "bad", "size": 2**70})
+            yield N(model.kind("Job"), f"pegasus:job:w:{i}", {"name": str(i)})
+        yield N(model.kind("Job"), "pegasus:job:w:bad", {"name": "bad", "attempts": 2**70})
 
     fmt = Format("test-bad", "pegasus", lambda p, h: False, parse)
     path = CORPUS / "pegasus" / "empty.bp"
-    with pytest.raises(errors.LineageError, match="does not fit a 64-bit integer"):
+    with pytest.raises(errors.LineageError, match="64-bit"):
         load_input(Writer(lin.graph.driver, lin.graph.database), Input(str(path), fmt, True))
     assert graphcheck.of(lin).nodes == 0
 

@@ -28,13 +28,13 @@ def distinct_edges(records, rel, start_kind_prefix=""):
 def test_blackdiamond_oracle_counts():
     report = LoadReport("bd", "pegasus-bp")
     recs = list(parse(PEGASUS / "blackdiamond-4.0.bp", report))
-    assert len(distinct_nodes(recs, model.TASK)) == 4
+    assert len(distinct_nodes(recs, model.kind("Task"))) == 4
     assert len(distinct_edges(recs, model.WAS_INFORMED_BY, "pegasus:task:")) == 4
-    assert len(distinct_nodes(recs, model.JOB)) == 14
+    assert len(distinct_nodes(recs, model.kind("Job"))) == 14
     assert len(distinct_edges(recs, model.WAS_INFORMED_BY, "pegasus:job:")) == 25
-    assert len(distinct_edges(recs, model.RUNS_TASK, "pegasus:job:")) == 4
-    assert len(distinct_nodes(recs, model.INVOCATION)) == 26
-    assert len(distinct_nodes(recs, model.WORKFLOW)) == 1
+    assert len(distinct_edges(recs, model.REL_TYPES["RUNS_TASK"], "pegasus:job:")) == 4
+    assert len(distinct_nodes(recs, model.kind("Invocation"))) == 26
+    assert len(distinct_nodes(recs, model.kind("Workflow"))) == 1
     assert report.skipped == {} and report.unknown == {}
     assert report.extra["events"]["job.info"] == 14
 
@@ -43,7 +43,7 @@ def test_blackdiamond_every_job_succeeded():
     recs = list(parse(PEGASUS / "blackdiamond-4.0.bp", LoadReport("bd", "pegasus-bp")))
     status = {}
     for r in recs:
-        if isinstance(r, Node) and r.kind is model.JOB and "status" in r.props:
+        if isinstance(r, Node) and r.kind is model.kind("Job") and "status" in r.props:
             status[r.uid] = r.props["status"]
     assert len(status) == 14 and set(status.values()) == {"succeeded"}
 
@@ -59,10 +59,10 @@ def test_stdout_text_is_percent_decoded():
 def test_static_bp_of_planner_5_without_prefix_and_quoted():
     report = LoadReport("p", "pegasus-bp")
     recs = list(parse(PEGASUS / "process_wf_failure.static.bp", report))
-    jobs = distinct_nodes(recs, model.JOB)
+    jobs = distinct_nodes(recs, model.kind("Job"))
     assert len(jobs) == 5
     assert "pegasus:job:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3:ls_ID0000001" in jobs
-    wf = [r for r in recs if isinstance(r, Node) and r.kind is model.WORKFLOW]
+    wf = [r for r in recs if isinstance(r, Node) and r.kind is model.kind("Workflow")]
     assert any(r.props.get("meta_wf_api") == "python" for r in wf)
     assert report.unknown == {}
 
@@ -90,7 +90,7 @@ def test_lenient_skips_and_counts(tmp_path):
     report = LoadReport(str(bad), "pegasus-bp", lenient=True)
     recs = list(parse(bad, report))
     assert sum(report.skipped.values()) == 2
-    assert len(distinct_nodes(recs, model.JOB)) == 14
+    assert len(distinct_nodes(recs, model.kind("Job"))) == 14
 
 
 def test_unknown_event_types_are_counted_not_fatal():
@@ -119,10 +119,10 @@ def test_exit_codes_decode_wait_status():
         "ts=3 event=stampede.job_inst.main.end xwf.id=w job.id=j job_inst.id=2 status=-1 exitcode=9 site=s",
     ]
     recs = list(parse_lines(lines, LoadReport("x", "p")))
-    inst = {r.uid: r.props for r in recs if isinstance(r, Node) and r.kind is model.JOB_INSTANCE}
+    inst = {r.uid: r.props for r in recs if isinstance(r, Node) and r.kind is model.kind("JobInstance")}
     assert inst["pegasus:job_instance:w:j:1"]["exitcode"] == 2
     assert inst["pegasus:job_instance:w:j:2"]["signal"] == 9
-    job = [r for r in recs if isinstance(r, Node) and r.kind is model.JOB and "attempts" in r.props][-1]
+    job = [r for r in recs if isinstance(r, Node) and r.kind is model.kind("Job") and "attempts" in r.props][-1]
     assert job.props["attempts"] == 2 and job.props["status"] == "failed"
 
 

@@ -63,7 +63,7 @@ def test_detect_rejects_other_sqlite(tmp_path):
 
 def test_process_wf_failure_oracle():
     recs, report = load(FAIL_DB)
-    jobs = merged_nodes(recs, model.JOB)
+    jobs = merged_nodes(recs, model.kind("Job"))
     assert len(jobs) == 5
     assert Counter(j["status"] for j in jobs.values()) == {
         "succeeded": 1, "failed": 1, "unsubmitted": 3}
@@ -71,18 +71,18 @@ def test_process_wf_failure_oracle():
     assert failed["job_id"] == "ls_ID0000001"
     assert failed["last_state"] == "POST_SCRIPT_FAILED"
     assert failed["attempts"] == 2 and failed["retries"] == 1
-    invs = merged_nodes(recs, model.INVOCATION)
+    invs = merged_nodes(recs, model.kind("Invocation"))
     task_invs = [i for i in invs.values() if i.get("task_id") == "ID0000001"]
     assert len(task_invs) == 2
     assert {i["exitcode"] for i in task_invs} == {2} and {i["exitcode_raw"] for i in task_invs} == {512}
-    [wf] = merged_nodes(recs, model.WORKFLOW).values()
+    [wf] = merged_nodes(recs, model.kind("Workflow")).values()
     assert wf["exit_status"] == 1 and wf["status"] == "failed" and wf["wall_time"] == 96.0
     assert report.skipped == {} and report.warnings == []
 
 
 def test_attempt_states_are_time_ordered_and_text_decoded():
     recs, _ = load(FAIL_DB)
-    attempts = merged_nodes(recs, model.JOB_INSTANCE)
+    attempts = merged_nodes(recs, model.kind("JobInstance"))
     first = attempts[f"pegasus:job_instance:{FAIL_WF.split(':')[-1]}:ls_ID0000001:2"]
     assert first["states"][0] == "SUBMIT" and first["states"][-1] == "POST_SCRIPT_FAILED"
     assert first["state_times"] == sorted(first["state_times"])
@@ -98,7 +98,7 @@ def test_attempt_states_are_time_ordered_and_text_decoded():
 
 def test_hierarchical_oracle():
     recs, _ = load(HIER_DB)
-    jobs = merged_nodes(recs, model.JOB)
+    jobs = merged_nodes(recs, model.kind("Job"))
     root = [j for j in jobs.values() if j["xwf_id"] == ROOT_WF.split(":")[-1]]
     sub = [j for j in jobs.values() if j["xwf_id"] == SUB_WF.split(":")[-1]]
     assert len(root) == 13 and len(sub) == 15
@@ -114,14 +114,14 @@ def test_hierarchical_oracle():
                                                    ":pegasus-plan_diamond_subworkflow:5")}
     part_of = {(e.start, e.end) for e in recs if isinstance(e, Edge) and e.rel is model.PART_OF}
     assert (SUB_WF, ROOT_WF) in part_of
-    wfs = merged_nodes(recs, model.WORKFLOW)
+    wfs = merged_nodes(recs, model.kind("Workflow"))
     assert wfs[SUB_WF]["root_xwf_id"] == ROOT_WF.split(":")[-1]
     assert wfs[ROOT_WF]["status"] == "running" and wfs[SUB_WF]["status"] == "succeeded"
 
 
 def test_replica_catalog_files_and_checksums():
     recs, _ = load(HIER_DB)
-    files = merged_nodes(recs, model.FILE)
+    files = merged_nodes(recs, model.kind("File"))
     assert len(files) == 13  # rc_lfn rows, attached to the one root workflow
     fd = files[f"pegasus:file:{ROOT_WF.split(':')[-1]}:f.d"]
     assert fd["pfn"].endswith("/outputs/local-site/f.d") and fd["site"] == "local"
@@ -163,14 +163,14 @@ def test_legacy_schema_loads_what_it_has(tmp_path):
     _legacy_db(db)
     assert detect(db).name == "pegasus-stampede-db"
     recs, report = load(db)
-    jobs = merged_nodes(recs, model.JOB)
+    jobs = merged_nodes(recs, model.kind("Job"))
     assert jobs["pegasus:job:legacy-uuid:a"]["status"] == "held"
     assert jobs["pegasus:job:legacy-uuid:a"]["held_reason"] == "disk quota exceeded"
     b = jobs["pegasus:job:legacy-uuid:b"]
     assert b["status"] == "failed" and b["signal"] == 9 and "exitcode" not in b
     assert report.unknown == {"table file": 1}
     assert "invocation" in report.extra["absent_tables"]
-    assert not merged_nodes(recs, model.INVOCATION)
+    assert not merged_nodes(recs, model.kind("Invocation"))
 
 
 def test_workflow_files_give_file_lineage(tmp_path):

@@ -64,9 +64,9 @@ def test_generic_run_kind_gets_its_parts_table(lin):
     parts = [f"test:rank:1:{i}" for i in range(3)]
     calls = [f"test:fexec:1:{i}" for i in range(4)]
     w = Writer(lin.graph.driver, lin.graph.database)
-    w.write_nodes([Node(model.PROGRAM_RUN, run, {"name": "prog"})]
-                  + [Node(model.RANK, u, {"name": u[-1]}) for u in parts]
-                  + [Node(model.FUNCTION_EXECUTION, u, {"name": "MPI_Send"}) for u in calls])
+    w.write_nodes([Node(model.kind("ProgramRun"), run, {"name": "prog"})]
+                  + [Node(model.kind("Rank"), u, {"name": u[-1]}) for u in parts]
+                  + [Node(model.kind("FunctionExecution"), u, {"name": "MPI_Send"}) for u in calls])
     w.write_edges([Edge(model.PART_OF, u, run) for u in parts]
                   + [Edge(model.PART_OF, u, parts[0]) for u in calls])
     assert "ProgramRun" not in build.SECTIONS

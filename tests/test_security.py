@@ -95,7 +95,7 @@ def test_loader_stores_hostile_values_verbatim(lin, tmp_path):
                        uid=wf)
     assert plan == {"name": HOSTILE[8], "argv": HOSTILE[7]}
     assert lin.query("MATCH (u:User {uid: $uid}) RETURN u.name AS n",
-                     uid=model.user_uid(HOSTILE[3])) == [{"n": HOSTILE[3]}]
+                     uid=model.USER.uid(HOSTILE[3])) == [{"n": HOSTILE[3]}]
     # remove exactly what the hostile file added: the samples' graph is intact
     uids = sorted({r.uid for r in loaders.detect(path).parse(path, LoadReport(str(path), "x"))
                    if isinstance(r, Node)})

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+from ..settings import LoadOptions
 from ..errors import ParseError
 from ..records import Record
 
@@ -37,6 +38,8 @@ class LoadReport:
     warnings: list[str] = field(default_factory=list)
     warning_count: int = 0
     extra: dict = field(default_factory=dict)  # format-specific counters (e.g. events)
+    #: the load's options (the parsers' load context); ``lenient`` above follows them
+    options: LoadOptions = field(default_factory=LoadOptions)
 
     def skip(self, path: str, where: int | str | None, expected: str, found: str = "") -> None:
         """Raise a :class:`ParseError`, or in lenient mode count it and go on."""

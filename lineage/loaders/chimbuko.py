@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .. import model
+from ..sources.chimbuko import model as chimbuko_model
 from ..records import Edge, Node, Record, as_json
 from .base import Format, LoadReport
 
@@ -86,7 +87,7 @@ def run_uid(pid: int) -> str:
     >>> run_uid(0)
     'chimbuko:run:0'
     """
-    return f"chimbuko:run:{pid}"
+    return chimbuko_model.PROGRAM_RUN.uid(pid)
 
 
 def rank_uid(pid: int, rid: int) -> str:
@@ -95,7 +96,7 @@ def rank_uid(pid: int, rid: int) -> str:
     >>> rank_uid(0, 3)
     'chimbuko:rank:0:3'
     """
-    return f"chimbuko:rank:{pid}:{rid}"
+    return chimbuko_model.RANK.uid(pid, rid)
 
 
 def function_uid(pid: int, fid: int) -> str:
@@ -104,7 +105,7 @@ def function_uid(pid: int, fid: int) -> str:
     >>> function_uid(0, 42)
     'chimbuko:function:0:42'
     """
-    return f"chimbuko:function:{pid}:{fid}"
+    return chimbuko_model.FUNCTION.uid(pid, fid)
 
 
 def event_uid(pid: int, label: str) -> str:
@@ -113,7 +114,7 @@ def event_uid(pid: int, label: str) -> str:
     >>> event_uid(1, "0:12:225")
     'chimbuko:event:1:0:12:225'
     """
-    return f"chimbuko:event:{pid}:{label}"
+    return chimbuko_model.FUNCTION_EXECUTION.uid(pid, label)
 
 
 def parse_label(label: Any) -> tuple[int, int, int]:
@@ -309,12 +310,12 @@ class _Builder:
 
     def _run(self, pid: int) -> Iterator[Record]:
         if self._first(("run", pid)):
-            yield Node(model.PROGRAM_RUN, run_uid(pid), {"name": f"chimbuko program {pid}", "pid": pid})
+            yield Node(chimbuko_model.PROGRAM_RUN, run_uid(pid), {"name": f"chimbuko program {pid}", "pid": pid})
 
     def _rank(self, pid: int, rid: int, props: dict | None = None) -> Iterator[Record]:
         if props or self._first(("rank", pid, rid)):
             yield from self._run(pid)
-            yield Node(model.RANK, rank_uid(pid, rid),
+            yield Node(chimbuko_model.RANK, rank_uid(pid, rid),
                        {"name": f"rank {rid} of program {pid}", "pid": pid, "rank": rid,
                         **(props or {})})
             if self._first(("rank-run", pid, rid)):
@@ -324,7 +325,7 @@ class _Builder:
         key = ("func", pid, fid)
         if props or self._first(key):
             yield from self._run(pid)
-            yield Node(model.FUNCTION, function_uid(pid, fid),
+            yield Node(chimbuko_model.FUNCTION, function_uid(pid, fid),
                        {"name": name if isinstance(name, str) else None, "fid": fid, "pid": pid,
                         **(props or {})})
             if self._first(("func-run", pid, fid)):
@@ -371,14 +372,14 @@ class _Builder:
             props.update(extra)
         if ("rank", pid, rid) not in self.seen:
             yield from self._rank(pid, rid)
-        yield Node(model.FUNCTION_EXECUTION, uid, props, labels)
+        yield Node(chimbuko_model.FUNCTION_EXECUTION, uid, props, labels)
         if self._first(("exec-rank", uid)):
             yield Edge(model.PART_OF, uid, rank_uid(pid, rid))
         if fid is not None:
             if ("func", pid, fid) not in self.seen:
                 yield from self._function(pid, fid, func)
             if self._first(("exec-func", uid)):
-                yield Edge(model.EXECUTES, uid, function_uid(pid, fid))
+                yield Edge(chimbuko_model.EXECUTES, uid, function_uid(pid, fid))
 
     def _stub(self, pid: int, label: Any, tid: int | None = None) -> Iterator[Record]:
         """An execution known only by its label (a parent outside the window, a GPU parent)."""
@@ -392,7 +393,7 @@ class _Builder:
         yield from self._rank(pid, rid)
         # no name here: a stub read after the full execution (another file) must not replace
         # its "function [label]" name; templates fall back to event_id
-        yield Node(model.FUNCTION_EXECUTION, uid,
+        yield Node(chimbuko_model.FUNCTION_EXECUTION, uid,
                    {"event_id": label, "pid": pid, "rank": rid, "io_step": step,
                     "idx": idx, "thread": tid})
         if self._first(("exec-rank", uid)):
@@ -410,7 +411,7 @@ class _Builder:
             yield from self._execution(pid, entry, tid)
             uid = event_uid(pid, entry.get("event_id"))
             if previous is not None and self._first(("called", previous, uid)):
-                yield Edge(model.CALLED_BY, previous, uid)
+                yield Edge(chimbuko_model.CALLED_BY, previous, uid)
             previous = uid
 
     def _window(self, pid: int, window: Any, tid: int | None) -> Iterator[Record]:
@@ -433,9 +434,9 @@ class _Builder:
                 yield from self._stub(pid, parent)
                 parent_uid = event_uid(pid, parent)
                 if self._first(("called", uid, parent_uid)):
-                    yield Edge(model.CALLED_BY, uid, parent_uid)
+                    yield Edge(chimbuko_model.CALLED_BY, uid, parent_uid)
             if previous is not None and self._first(("followed", previous, uid)):
-                yield Edge(model.FOLLOWED_BY, previous, uid)
+                yield Edge(chimbuko_model.FOLLOWED_BY, previous, uid)
             previous = uid
         for msg in comms:
             yield from self._message(pid, msg, tid)
@@ -463,7 +464,7 @@ class _Builder:
             yield from self._rank(msg_pid, src)
             start, end = rank_uid(msg_pid, src), execution
         if self._first(("msg", start, end, key)):
-            yield Edge(model.SENT_MESSAGE, start, end, props, key)
+            yield Edge(chimbuko_model.SENT_MESSAGE, start, end, props, key)
 
     def event(self, rec: dict, collection: str | None) -> Iterator[Record]:
         """One ``anomalies`` or ``normalexecs`` record."""
@@ -529,7 +530,7 @@ class _Builder:
             return
         uid = event_uid(pid, label)
         if isinstance(parent, str):  # Chimbuko writes an error text when the correlation is lost
-            yield Node(model.FUNCTION_EXECUTION, uid, {"gpu_parent_error": parent})
+            yield Node(chimbuko_model.FUNCTION_EXECUTION, uid, {"gpu_parent_error": parent})
             return
         if not isinstance(parent, dict):
             raise _Bad("an object or text 'gpu_parent'", parent)
@@ -540,12 +541,12 @@ class _Builder:
         gpu = gpu if isinstance(gpu, dict) else {}
         props = {"device": _num(gpu.get("device")), "context": _num(gpu.get("context")),
                  "stream": _num(gpu.get("stream")), "gpu_thread": _num(gpu.get("thread"))}
-        yield Edge(model.LAUNCHED_ON, uid, event_uid(pid, parent_label), props)
+        yield Edge(chimbuko_model.LAUNCHED_ON, uid, event_uid(pid, parent_label), props)
 
     def _host(self, pid: int, rid: int, hostname: str) -> Iterator[Record]:
         if self._first(("host", pid, rid, hostname)):
-            yield Node(model.HOST, model.host_uid(hostname), {"name": hostname})
-            yield Edge(model.WAS_ASSOCIATED_WITH, rank_uid(pid, rid), model.host_uid(hostname))
+            yield Node(model.HOST, model.HOST.uid(hostname), {"name": hostname})
+            yield Edge(model.WAS_ASSOCIATED_WITH, rank_uid(pid, rid), model.HOST.uid(hostname))
 
     # ------------------------------------------------------------ metadata and globals
     def metadata(self, rec: dict) -> Iterator[Record]:
@@ -631,10 +632,10 @@ class _Builder:
                              "command_line": props.get("command_line")}
                 if any(run_props.values()):
                     yield from self._run(pid)
-                    yield Node(model.PROGRAM_RUN, run_uid(pid), run_props)
+                    yield Node(chimbuko_model.PROGRAM_RUN, run_uid(pid), run_props)
         for pid, stats in sorted(self.counter_stats.items()):
             yield from self._run(pid)
-            yield Node(model.PROGRAM_RUN, run_uid(pid),
+            yield Node(chimbuko_model.PROGRAM_RUN, run_uid(pid),
                        {"counter_stats": as_json(stats), "counter_names": sorted(stats)})
 
 
@@ -766,9 +767,9 @@ def _read_through(path: str) -> int:
         db.close()
 
 
-def probe_seconds(path: Path) -> float:
-    """How long the reader may take to read a shard through: 30 s plus 1 s per MiB."""
-    base = float(os.environ.get("LINEAGE_UNQLITE_PROBE_SECONDS", "30"))
+def probe_seconds(path: Path, base: float = 30.0) -> float:
+    """How long the reader may take to read a shard through: ``base`` seconds (the load's
+    ``unqlite_probe_seconds`` option) plus 1 s per MiB."""
     return base + path.stat().st_size / (1 << 20)
 
 
@@ -782,11 +783,13 @@ def check_readable(path: Path, report: LoadReport) -> bool:
     with ctx.Pool(1) as pool:
         job = pool.apply_async(_read_through, (str(path),))
         try:
-            job.get(timeout=probe_seconds(path))
+            job.get(timeout=probe_seconds(path, report.options.unqlite_probe_seconds))
         except multiprocessing.TimeoutError:
             pool.terminate()
             report.skip(str(path), None, "an UnQLite database the reader can read through",
-                        f"no answer within {probe_seconds(path):.0f} s (a damaged file?)")
+                        f"no answer within "
+                        f"{probe_seconds(path, report.options.unqlite_probe_seconds):.0f} s "
+                        "(a damaged file?)")
             return False
         except Exception as exc:  # the child's own error, re-raised here
             report.skip(str(path), None, "a readable UnQLite database", repr(exc))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from .. import model
+from ..sources.pegasus import model as pegasus_model
 from ..records import Edge, Node, Record
 from . import pegasus_common as pc
 from .base import Format, LoadReport
@@ -151,7 +152,7 @@ class _Events:
         uid = pc.workflow_uid(xwf)
         root = ev.get("root.xwf.id") or xwf
         parent = ev.get("parent.xwf.id")
-        yield Node(model.WORKFLOW, uid, {
+        yield Node(pegasus_model.WORKFLOW, uid, {
             "xwf_id": xwf,
             "name": ev.get("dax.label"),
             "label": ev.get("dax.label"),
@@ -169,11 +170,11 @@ class _Events:
             "plan_time": ts,
         })
         if ev.get("user"):
-            user = model.user_uid(ev["user"])
+            user = model.USER.uid(ev["user"])
             yield Node(model.USER, user, {"name": ev["user"]})
             yield Edge(model.WAS_ASSOCIATED_WITH, uid, user, {"role": "submitter"})
         if parent and parent != xwf:
-            yield Node(model.WORKFLOW, pc.workflow_uid(parent), {"xwf_id": parent})
+            yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(parent), {"xwf_id": parent})
             yield Edge(model.PART_OF, uid, pc.workflow_uid(parent))
 
     def xwf_start(self, ev, ts):
@@ -183,12 +184,12 @@ class _Events:
             self.state.started.add(xwf)
             props["start_time"] = ts
         props["status"] = "running"
-        yield Node(model.WORKFLOW, pc.workflow_uid(xwf), props)
+        yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), props)
 
     def xwf_end(self, ev, ts):
         xwf = _need(ev, "xwf.id")
         status = _int(ev, "status")
-        yield Node(model.WORKFLOW, pc.workflow_uid(xwf), {
+        yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), {
             "xwf_id": xwf,
             "end_time": ts,
             "exit_status": status,
@@ -202,7 +203,7 @@ class _Events:
         task = _need(ev, "task.id")
         uid = pc.task_uid(xwf, task)
         self.state.declared.add(("task", xwf, task))
-        yield Node(model.TASK, uid, {
+        yield Node(pegasus_model.TASK, uid, {
             "name": task,
             "task_id": task,
             "type": _int(ev, "type"),
@@ -223,7 +224,7 @@ class _Events:
         job = _need(ev, "job.id")
         uid = pc.job_uid(xwf, job)
         self.state.declared.add(("job", xwf, job))
-        yield Node(model.JOB, uid, {
+        yield Node(pegasus_model.JOB, uid, {
             "name": job,
             "job_id": job,
             "xwf_id": xwf,
@@ -248,7 +249,7 @@ class _Events:
         xwf = _need(ev, "xwf.id")
         job, task = _need(ev, "job.id"), _need(ev, "task.id")
         self.state.referenced.update({("job", xwf, job), ("task", xwf, task)})
-        yield Edge(model.RUNS_TASK, pc.job_uid(xwf, job), pc.task_uid(xwf, task))
+        yield Edge(pegasus_model.RUNS_TASK, pc.job_uid(xwf, job), pc.task_uid(xwf, task))
 
     def map_subwf_job(self, ev, ts):
         xwf = _need(ev, "xwf.id")
@@ -256,7 +257,7 @@ class _Events:
         job = _need(ev, "job.id")
         seq = _int(ev, "job_inst.id")
         sub_uid = pc.workflow_uid(sub)
-        yield Node(model.WORKFLOW, sub_uid, {"xwf_id": sub, "parent_xwf_id": xwf})
+        yield Node(pegasus_model.WORKFLOW, sub_uid, {"xwf_id": sub, "parent_xwf_id": xwf})
         yield Edge(model.PART_OF, sub_uid, pc.workflow_uid(xwf))
         yield Edge(model.WAS_STARTED_BY, sub_uid, pc.job_uid(xwf, job))
         if seq is not None:
@@ -266,7 +267,7 @@ class _Events:
         xwf = _need(ev, "xwf.id")
         lfn = _need(ev, "lfn.id")
         uid = pc.file_uid(xwf, lfn)
-        yield Node(model.FILE, uid, {"name": lfn, "lfn": lfn})
+        yield Node(pegasus_model.FILE, uid, {"name": lfn, "lfn": lfn})
         task = ev.get("task.id")
         if task:
             # wf.map.file says a task touches a file, not in which direction
@@ -275,7 +276,7 @@ class _Events:
     def rc_pfn(self, ev, ts):
         xwf = _need(ev, "xwf.id")
         lfn = _need(ev, "lfn.id")
-        yield Node(model.FILE, pc.file_uid(xwf, lfn), {
+        yield Node(pegasus_model.FILE, pc.file_uid(xwf, lfn), {
             "lfn": lfn, "pfn": ev.get("pfn"), "site": ev.get("site"),
         })
 
@@ -285,15 +286,15 @@ class _Events:
         prop = "meta_" + "".join(c if c.isalnum() else "_" for c in key)
         event = ev["event"]
         if event == "task.meta":
-            yield Node(model.TASK, pc.task_uid(xwf, _need(ev, "task.id")), {prop: value})
+            yield Node(pegasus_model.TASK, pc.task_uid(xwf, _need(ev, "task.id")), {prop: value})
         elif event == "rc.meta":
             lfn = _need(ev, "lfn.id")
-            yield Node(model.FILE, pc.file_uid(xwf, lfn), {"lfn": lfn, prop: value})
+            yield Node(pegasus_model.FILE, pc.file_uid(xwf, lfn), {"lfn": lfn, prop: value})
         elif event == "job_inst.meta":
             job, seq = _need(ev, "job.id"), _int(ev, "job_inst.id", required=True)
-            yield Node(model.JOB_INSTANCE, pc.job_instance_uid(xwf, job, seq), {prop: value})
+            yield Node(pegasus_model.JOB_INSTANCE, pc.job_instance_uid(xwf, job, seq), {prop: value})
         else:
-            yield Node(model.WORKFLOW, pc.workflow_uid(xwf), {prop: value})
+            yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), {prop: value})
 
     # ----------------------------------------------------------- attempts
     def _attempt_uid(self, ev) -> tuple[str, str, int, str]:
@@ -356,34 +357,34 @@ class _Events:
         props["state_times"] = list(attempt.times)
         props["last_state"] = attempt.states[-1] if attempt.states else None
         props["status"] = pc.attempt_status(props["last_state"])
-        yield Node(model.JOB_INSTANCE, uid, props)
+        yield Node(pegasus_model.JOB_INSTANCE, uid, props)
         yield Edge(model.INSTANCE_OF, uid, pc.job_uid(xwf, job))
 
     def host_info(self, ev, ts):
         xwf, job, seq, uid = self._attempt_uid(ev)
         hostname = _need(ev, "hostname")
-        host = model.host_uid(hostname)
+        host = model.HOST.uid(hostname)
         yield Node(model.HOST, host, {
             "name": hostname,
             "ip": ev.get("ip"),
             "total_memory": _int(ev, "total_memory"),
             "uname": ev.get("uname"),
         })
-        yield Node(model.JOB_INSTANCE, uid, {"site": ev.get("site"), "hostname": hostname})
+        yield Node(pegasus_model.JOB_INSTANCE, uid, {"site": ev.get("site"), "hostname": hostname})
         yield Edge(model.WAS_ASSOCIATED_WITH, uid, host, {"site": ev.get("site")})
 
     def image_info(self, ev, ts):
         _, _, _, uid = self._attempt_uid(ev)
-        yield Node(model.JOB_INSTANCE, uid, {"image_size": _int(ev, "size")})
+        yield Node(pegasus_model.JOB_INSTANCE, uid, {"image_size": _int(ev, "size")})
 
     def tag(self, ev, ts):
         _, _, _, uid = self._attempt_uid(ev)
-        yield Node(model.JOB_INSTANCE, uid, {"tag": ev.get("name"), "tag_count": _int(ev, "count")})
+        yield Node(pegasus_model.JOB_INSTANCE, uid, {"tag": ev.get("name"), "tag_count": _int(ev, "count")})
 
     def int_metric(self, ev, ts):
         _, _, _, uid = self._attempt_uid(ev)
         kind = "".join(c if c.isalnum() else "_" for c in ev.get("type", "check"))
-        yield Node(model.JOB_INSTANCE, uid, {
+        yield Node(pegasus_model.JOB_INSTANCE, uid, {
             f"integrity_{kind}_count": _int(ev, "count"),
             f"integrity_{kind}_succeeded": _int(ev, "succeeded"),
             f"integrity_{kind}_failed": _int(ev, "failed"),
@@ -398,7 +399,7 @@ class _Events:
 
     def inv_start(self, ev, ts):
         _, inst, uid = self._inv_uid(ev)
-        yield Node(model.INVOCATION, uid, {"inv_id": _int(ev, "inv.id")})
+        yield Node(pegasus_model.INVOCATION, uid, {"inv_id": _int(ev, "inv.id")})
         yield Edge(model.PART_OF, uid, inst)
 
     def inv_end(self, ev, ts):
@@ -406,7 +407,7 @@ class _Events:
         raw = _int(ev, "exitcode")
         start = _time(ev, "start_time")
         dur = _float(ev, "dur")
-        yield Node(model.INVOCATION, uid, {
+        yield Node(pegasus_model.INVOCATION, uid, {
             "name": ev.get("transformation") or f"invocation {_int(ev, 'inv.id')}",
             "inv_id": _int(ev, "inv.id"),
             "start_time": start,
@@ -422,7 +423,7 @@ class _Events:
         })
         yield Edge(model.PART_OF, uid, inst)
         if ev.get("task.id"):
-            yield Edge(model.RUNS_TASK, uid, pc.task_uid(xwf, ev["task.id"]))
+            yield Edge(pegasus_model.RUNS_TASK, uid, pc.task_uid(xwf, ev["task.id"]))
 
     # ----------------------------------------------------------- end of stream
     def finish(self) -> Iterator[Record]:
@@ -449,7 +450,7 @@ class _Events:
             if ("job", xwf, job) not in self.state.declared and ("job", xwf) in declaring:
                 continue
             last = attempt.states[-1] if attempt.states else None
-            yield Node(model.JOB, pc.job_uid(xwf, job), {
+            yield Node(pegasus_model.JOB, pc.job_uid(xwf, job), {
                 "job_id": job,
                 "xwf_id": xwf,
                 "attempts": counts[(xwf, job)],

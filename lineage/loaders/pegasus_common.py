@@ -15,34 +15,36 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
+from ..sources.pegasus import model as pegasus_model
+
 #: Bound on the stdout / stderr text kept per job instance (characters).
 MAX_TEXT = 8192
 
 
 def workflow_uid(xwf_id: str) -> str:
-    return f"pegasus:workflow:{xwf_id}"
+    return pegasus_model.WORKFLOW.uid(xwf_id)
 
 
 def task_uid(xwf_id: str, task_id: str) -> str:
-    return f"pegasus:task:{xwf_id}:{task_id}"
+    return pegasus_model.TASK.uid(xwf_id, task_id)
 
 
 def job_uid(xwf_id: str, job_id: str) -> str:
-    return f"pegasus:job:{xwf_id}:{job_id}"
+    return pegasus_model.JOB.uid(xwf_id, job_id)
 
 
 def job_instance_uid(xwf_id: str, job_id: str, submit_seq: int | str) -> str:
     """A job attempt, keyed by monitord's submit sequence (``job_inst.id`` in BP streams,
     ``job_submit_seq`` in Stampede databases)."""
-    return f"pegasus:job_instance:{xwf_id}:{job_id}:{submit_seq}"
+    return pegasus_model.JOB_INSTANCE.uid(xwf_id, job_id, submit_seq)
 
 
 def invocation_uid(xwf_id: str, job_id: str, submit_seq: int | str, inv_id: int | str) -> str:
-    return f"pegasus:invocation:{xwf_id}:{job_id}:{submit_seq}:{inv_id}"
+    return pegasus_model.INVOCATION.uid(xwf_id, job_id, submit_seq, inv_id)
 
 
 def file_uid(xwf_id: str, lfn: str) -> str:
-    return f"pegasus:file:{xwf_id}:{lfn}"
+    return pegasus_model.FILE.uid(xwf_id, lfn)
 
 
 def decode_exitcode(raw: int | None) -> dict:

@@ -26,6 +26,7 @@ from typing import Iterator
 from urllib.parse import quote
 
 from .. import model
+from ..sources.pegasus import model as pegasus_model
 from ..errors import LineageError
 from ..records import Edge, Node, Record
 from . import pegasus_common as pc
@@ -177,7 +178,7 @@ class _Reader:
             uid = pc.workflow_uid(xwf)
             parent = self.uuid(r["workflow_parent_wf_id"])
             root = self.uuid(r["workflow_root_wf_id"]) or (xwf if parent is None else None)
-            yield Node(model.WORKFLOW, uid, {
+            yield Node(pegasus_model.WORKFLOW, uid, {
                 "xwf_id": xwf,
                 "name": r["workflow_dax_label"] or xwf,
                 "label": r["workflow_dax_label"],
@@ -196,7 +197,7 @@ class _Reader:
                 "plan_time": _num(r["workflow_timestamp"]),
             })
             if r["workflow_user"]:
-                user = model.user_uid(r["workflow_user"])
+                user = model.USER.uid(r["workflow_user"])
                 yield Node(model.USER, user, {"name": r["workflow_user"]})
                 yield Edge(model.WAS_ASSOCIATED_WITH, uid, user, {"role": "submitter"})
             if parent is not None:
@@ -241,7 +242,7 @@ class _Reader:
         code = _int(last["workflowstate_status"]) if ended else None
         start = starts[0] if starts else None
         end = times[-1] if ended else None
-        yield Node(model.WORKFLOW, pc.workflow_uid(xwf), {
+        yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), {
             "xwf_id": xwf,
             "states": states,
             "state_times": times,
@@ -267,7 +268,7 @@ class _Reader:
             self._count("workflow_meta")
             xwf = self.uuid(r["workflow_meta_wf_id"])
             if xwf:
-                yield Node(model.WORKFLOW, pc.workflow_uid(xwf),
+                yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf),
                            {_prop(r["workflow_meta_key"]): r["workflow_meta_value"]})
 
     # ----------------------------------------------------------- hosts
@@ -285,7 +286,7 @@ class _Reader:
             if not name:
                 continue
             self.hosts[r["host_host_id"]] = name
-            yield Node(model.HOST, model.host_uid(name), {
+            yield Node(model.HOST, model.HOST.uid(name), {
                 "name": name, "ip": r["host_ip"], "uname": r["host_uname"],
                 "total_memory": _int(r["host_total_memory"]),
             })
@@ -310,13 +311,13 @@ class _Reader:
                 continue
             tid = r["task_abs_task_id"]
             uid = pc.task_uid(xwf, tid)
-            yield Node(model.TASK, uid, {
+            yield Node(pegasus_model.TASK, uid, {
                 "name": tid, "task_id": tid, "transformation": r["task_transformation"],
                 "argv": r["task_argv"], "type_desc": r["task_type_desc"],
             })
             yield Edge(model.PART_OF, uid, pc.workflow_uid(xwf))
             if r["job_exec_job_id"]:
-                yield Edge(model.RUNS_TASK, pc.job_uid(xwf, r["job_exec_job_id"]), uid)
+                yield Edge(pegasus_model.RUNS_TASK, pc.job_uid(xwf, r["job_exec_job_id"]), uid)
 
     def task_edges(self) -> Iterator[Record]:
         from sqlalchemy import select
@@ -348,7 +349,7 @@ class _Reader:
             self._count("task_meta")
             xwf = self.uuid(r["task_wf_id"])
             if xwf:
-                yield Node(model.TASK, pc.task_uid(xwf, r["task_abs_task_id"]),
+                yield Node(pegasus_model.TASK, pc.task_uid(xwf, r["task_abs_task_id"]),
                            {_prop(r["task_meta_key"]): r["task_meta_value"]})
 
     # ----------------------------------------------------------- jobs and attempts
@@ -452,7 +453,7 @@ class _Reader:
         start = first("EXECUTE")
         end = first("JOB_SUCCESS", "JOB_FAILURE", "JOB_TERMINATED")
         host = self.hosts.get(r["job_instance_host_id"])
-        yield Node(model.JOB_INSTANCE, uid, {
+        yield Node(pegasus_model.JOB_INSTANCE, uid, {
             "name": f"{job_id} #{seq}",
             "job_id": job_id,
             "xwf_id": xwf,
@@ -486,7 +487,7 @@ class _Reader:
         })
         yield Edge(model.INSTANCE_OF, uid, pc.job_uid(xwf, job_id))
         if host:
-            yield Edge(model.WAS_ASSOCIATED_WITH, uid, model.host_uid(host),
+            yield Edge(model.WAS_ASSOCIATED_WITH, uid, model.HOST.uid(host),
                        {"site": r["job_instance_site"]})
         sub = self.uuid(r["job_instance_subwf_id"])
         if sub:
@@ -508,7 +509,7 @@ class _Reader:
         raw = _int(last_row["job_instance_exitcode"]) if last_row is not None else None
         last_state = last.states[-1] if last and last.states else None
         clustered = r["job_clustered"]
-        yield Node(model.JOB, uid, {
+        yield Node(pegasus_model.JOB, uid, {
             "name": job_id,
             "job_id": job_id,
             "xwf_id": xwf,
@@ -560,10 +561,10 @@ class _Reader:
             start, dur = _num(r["invocation_start_time"]), _num(r["invocation_remote_duration"])
             raw = _int(r["invocation_exitcode"])
             task = r["invocation_abs_task_id"]
-            yield Node(model.INVOCATION, uid, {
+            yield Node(pegasus_model.INVOCATION, uid, {
                 "name": r["invocation_transformation"] or f"invocation {inv_id}",
                 "inv_id": inv_id,
-                "kind": pc.invocation_kind(inv_id),
+                "phase": pc.invocation_kind(inv_id),
                 "start_time": start,
                 "duration": dur,
                 "end_time": start + dur if start is not None and dur is not None else None,
@@ -579,7 +580,7 @@ class _Reader:
             })
             yield Edge(model.PART_OF, uid, pc.job_instance_uid(xwf, job_id, seq))
             if task:
-                yield Edge(model.RUNS_TASK, uid, pc.task_uid(xwf, task))
+                yield Edge(pegasus_model.RUNS_TASK, uid, pc.task_uid(xwf, task))
 
     def attempt_extras(self) -> Iterator[Record]:
         """Tags (``job_inst.tag``) and integrity checks of attempts."""
@@ -598,7 +599,7 @@ class _Reader:
                 self._count("tag")
                 xwf = self.uuid(r["job_wf_id"])
                 if xwf:
-                    yield Node(model.JOB_INSTANCE, pc.job_instance_uid(
+                    yield Node(pegasus_model.JOB_INSTANCE, pc.job_instance_uid(
                         xwf, r["job_exec_job_id"], r["job_instance_job_submit_seq"]),
                         {"tag": r["tag_name"], "tag_count": _int(r["tag_count"])})
         if s.has("integrity"):
@@ -613,7 +614,7 @@ class _Reader:
                     continue
                 kind = "_".join(x for x in (r["integrity_type"], r["integrity_file_type"]) if x)
                 kind = "".join(c if c.isalnum() else "_" for c in kind)
-                yield Node(model.JOB_INSTANCE, pc.job_instance_uid(
+                yield Node(pegasus_model.JOB_INSTANCE, pc.job_instance_uid(
                     xwf, r["job_exec_job_id"], r["job_instance_job_submit_seq"]), {
                     f"integrity_{kind}_count": _int(r["integrity_count"]),
                     f"integrity_{kind}_duration": _num(r["integrity_duration"]),
@@ -649,7 +650,7 @@ class _Reader:
                 uid = pc.file_uid(xwf, name)
                 task_uid = pc.task_uid(xwf, r["task_abs_task_id"])
                 kind = (r["workflow_files_file_type"] or "").lower()
-                yield Node(model.FILE, uid, {"name": name, "lfn": name})
+                yield Node(pegasus_model.FILE, uid, {"name": name, "lfn": name})
                 yield Edge(model.PART_OF, uid, pc.workflow_uid(xwf))
                 if kind == "output":
                     yield Edge(model.WAS_GENERATED_BY, uid, task_uid)
@@ -685,7 +686,7 @@ class _Reader:
             sites = [r.get("rc_pfn_site") or "" for r in rows if r.get("rc_pfn_pfn")]
             for xwf in xwfs:
                 uid = pc.file_uid(xwf, name)
-                yield Node(model.FILE, uid, {
+                yield Node(pegasus_model.FILE, uid, {
                     "name": name, "lfn": name,
                     "pfn": pfns[0] if pfns else None, "site": sites[0] if sites else None,
                     "pfns": pfns or None, "pfn_sites": sites or None,
@@ -718,7 +719,7 @@ class _Reader:
                             props["size"] = int(r["rc_meta_value"])
                         except (TypeError, ValueError):
                             pass
-                    yield Node(model.FILE, pc.file_uid(xwf, r["rc_lfn_lfn"]), props)
+                    yield Node(pegasus_model.FILE, pc.file_uid(xwf, r["rc_lfn_lfn"]), props)
         if unowned:
             self.report.warn(f"{self.where}: {unowned} replica-catalog files belong to no "
                              "workflow (no workflow_files rows, several root workflows); skipped")

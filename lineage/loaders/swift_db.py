@@ -28,15 +28,16 @@ from typing import Iterator
 from ..errors import LineageError
 from ..records import Node, Record
 from .. import model
+from ..sources.swift import model as swift_model
 from . import swift_prov as sp
 from .base import Format, LoadReport
 
 REQUIRED = ("run", "fun_call", "ds")
 ANNOTATED = {
-    "script_run": (model.SCRIPT_RUN, sp.run_uid),
-    "function_call": (model.FUNCTION_CALL, sp.call_uid),
-    "app_exec": (model.APP_EXECUTION, sp.exec_uid),
-    "dataset": (model.DATASET, sp.dataset_uid),
+    "script_run": (swift_model.SCRIPT_RUN, sp.run_uid),
+    "function_call": (swift_model.FUNCTION_CALL, sp.call_uid),
+    "app_exec": (swift_model.APP_EXECUTION, sp.exec_uid),
+    "dataset": (swift_model.DATASET, sp.dataset_uid),
 }
 RT_COLUMNS = ("timestamp", "cpu_usage", "max_phys_mem", "max_virt_mem", "io_read", "io_write")
 _BATCH = 2000

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from .. import model
+from ..sources.swift import model as swift_model
 from ..records import Edge, Node, Record
 
 #: Function call types of the provenance database (fun_call.type).
@@ -38,23 +39,23 @@ ANNOT_PREFIX = "annot_"
 
 
 def run_uid(run_id: str) -> str:
-    return f"swift:run:{run_id}"
+    return swift_model.SCRIPT_RUN.uid(run_id)
 
 
 def call_uid(call_id: str) -> str:
-    return f"swift:call:{call_id}"
+    return swift_model.FUNCTION_CALL.uid(call_id)
 
 
 def exec_uid(exec_id: str) -> str:
-    return f"swift:exec:{exec_id}"
+    return swift_model.APP_EXECUTION.uid(exec_id)
 
 
 def dataset_uid(dataset_id: str) -> str:
-    return f"swift:dataset:{dataset_id}"
+    return swift_model.DATASET.uid(dataset_id)
 
 
 def script_uid(sha1: str) -> str:
-    return f"swift:script:{sha1}"
+    return swift_model.SCRIPT.uid(sha1)
 
 
 def status_of(final_state: str | None) -> str | None:
@@ -153,7 +154,7 @@ def run_records(run: Run) -> Iterator[Record]:
     """The ScriptRun node (and its Script edge) of a run."""
     uid = run_uid(run.id)
     end = end_time(run.start_time, run.duration)
-    yield Node(model.SCRIPT_RUN, uid, {
+    yield Node(swift_model.SCRIPT_RUN, uid, {
         "run_id": run.id,
         "name": run.script_filename or run.id,
         "log_filename": run.log_filename,
@@ -169,12 +170,12 @@ def run_records(run: Run) -> Iterator[Record]:
         **_annotations(run.annotations),
     })
     if run.script_hash:
-        yield Node(model.SCRIPT, script_uid(run.script_hash), {"hash": run.script_hash})
-        yield Edge(model.HAS_SCRIPT, uid, script_uid(run.script_hash))
+        yield Node(swift_model.SCRIPT, script_uid(run.script_hash), {"hash": run.script_hash})
+        yield Edge(swift_model.HAS_SCRIPT, uid, script_uid(run.script_hash))
 
 
 def script_records(sha1: str, content: str, filename: str | None = None) -> Iterator[Record]:
-    yield Node(model.SCRIPT, script_uid(sha1), {
+    yield Node(swift_model.SCRIPT, script_uid(sha1), {
         "hash": sha1, "source": content, "name": filename or f"script {sha1[:12]}",
         "lines": content.count("\n"),
     })
@@ -192,7 +193,7 @@ def end_time(start: float | None, duration: float | None) -> float | None:
 def call_records(call: Call) -> Iterator[Record]:
     uid = call_uid(call.id)
     end = end_time(call.start_time, call.duration)
-    yield Node(model.FUNCTION_CALL, uid, {
+    yield Node(swift_model.FUNCTION_CALL, uid, {
         "call_id": call.id,
         "run_id": call.run_id,
         "type": call.type,
@@ -210,14 +211,14 @@ def call_records(call: Call) -> Iterator[Record]:
         **_annotations(call.annotations),
     })
     if call.run_id:
-        yield Node(model.SCRIPT_RUN, run_uid(call.run_id), {"run_id": call.run_id})
+        yield Node(swift_model.SCRIPT_RUN, run_uid(call.run_id), {"run_id": call.run_id})
         yield Edge(model.PART_OF, uid, run_uid(call.run_id))
 
 
 def exec_records(ex: AppExec) -> Iterator[Record]:
     uid = exec_uid(ex.id)
     end = end_time(ex.start_time, ex.duration)
-    yield Node(model.APP_EXECUTION, uid, {
+    yield Node(swift_model.APP_EXECUTION, uid, {
         "exec_id": ex.id,
         "call_id": ex.call_id,
         "run_id": ex.run_id,
@@ -235,10 +236,10 @@ def exec_records(ex: AppExec) -> Iterator[Record]:
         **_annotations(ex.annotations),
     })
     if ex.call_id:
-        yield Node(model.FUNCTION_CALL, call_uid(ex.call_id), {"call_id": ex.call_id})
+        yield Node(swift_model.FUNCTION_CALL, call_uid(ex.call_id), {"call_id": ex.call_id})
         yield Edge(model.INSTANCE_OF, uid, call_uid(ex.call_id))
     elif ex.run_id:
-        yield Node(model.SCRIPT_RUN, run_uid(ex.run_id), {"run_id": ex.run_id})
+        yield Node(swift_model.SCRIPT_RUN, run_uid(ex.run_id), {"run_id": ex.run_id})
         yield Edge(model.PART_OF, uid, run_uid(ex.run_id))
 
 
@@ -249,7 +250,7 @@ def dataset_records(ds: Dataset) -> Iterator[Record]:
         name = _short(ds.value)
     else:
         name = ds.id.rsplit(":", 1)[-1]
-    yield Node(model.DATASET, dataset_uid(ds.id), {
+    yield Node(swift_model.DATASET, dataset_uid(ds.id), {
         "dataset_id": ds.id,
         "name": name,
         "filename": ds.filename,

@@ -32,6 +32,7 @@ from pathlib import PurePosixPath
 from typing import Any, Iterator
 
 from .. import model
+from ..sources.xalt import model as xalt_model
 from ..records import Edge, Node, Record, as_json
 from .base import LoadReport
 
@@ -74,12 +75,12 @@ _URL_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^/@
 
 
 def env_mode(explicit: str | None = None) -> str:
-    """The environment mode: ``explicit``, else ``$LINEAGE_XALT_ENV``, else ``filtered``.
+    """The environment mode: ``explicit`` (the load's ``xalt_env`` option), else ``filtered``.
 
     >>> env_mode("all")
     'all'
     """
-    mode = (explicit or os.environ.get(ENV_VARIABLE) or "filtered").strip().lower()
+    mode = (explicit or "filtered").strip().lower()
     if mode not in ENV_MODES:
         raise ValueError(f"{ENV_VARIABLE}={mode!r}: expected one of {', '.join(ENV_MODES)}")
     return mode
@@ -191,7 +192,7 @@ def execution_uid(run_uuid: str) -> str:
     >>> execution_uid("acc1")
     'xalt:run:acc1'
     """
-    return f"xalt:run:{run_uuid}"
+    return xalt_model.EXECUTION.uid(run_uuid)
 
 
 def build_uid(build_uuid: str) -> str:
@@ -201,7 +202,7 @@ def build_uid(build_uuid: str) -> str:
     >>> build_uid("b6e6")
     'xalt:build:b6e6'
     """
-    return f"xalt:build:{build_uuid}"
+    return xalt_model.BUILD.uid(build_uuid)
 
 
 def executable_uid(sha1: str | None, path: str | None, syshost: str | None) -> str:
@@ -210,11 +211,11 @@ def executable_uid(sha1: str | None, path: str | None, syshost: str | None) -> s
     >>> executable_uid("3eae", "/x/hello", "s2")
     'xalt:executable:3eae'
     >>> executable_uid(None, "/x/hello", "s2")
-    'xalt:executable:s2:/x/hello'
+    'xalt:executable::s2:/x/hello'
     """
     if sha1 and sha1 not in ("0", "unknown"):
-        return f"xalt:executable:{sha1}"
-    return f"xalt:executable:{syshost or '?'}:{path}"
+        return xalt_model.EXECUTABLE.uid(sha1, None, None)
+    return xalt_model.EXECUTABLE.uid(None, syshost or "?", path)
 
 
 def known_sha1(sha1: Any) -> str | None:
@@ -229,15 +230,15 @@ def library_uid(path: str, sha1: str | None) -> str:
     >>> library_uid("/usr/lib64/libm.so.6", None)
     'xalt:library:0:/usr/lib64/libm.so.6'
     """
-    return f"xalt:library:{sha1 or '0'}:{path}"
+    return xalt_model.LIBRARY.uid(sha1 or "0", path)
 
 
 def object_uid(path: str, sha1: str | None) -> str:
-    return f"xalt:object:{sha1 or '0'}:{path}"
+    return xalt_model.OBJECT_FILE.uid(sha1 or "0", path)
 
 
 def package_uid(program: str, name: str, version: str | None, path: str | None) -> str:
-    return f"xalt:package:{program}:{name}:{version or ''}:{path or ''}"
+    return xalt_model.PACKAGE.uid(program, name, version, path)
 
 
 # ------------------------------------------------------------------ kinds
@@ -322,14 +323,14 @@ class _Graph:
     # -------------------------------------------------------- shared pieces
     def user(self, name: str | None, start: str, role: str) -> Iterator[Record]:
         if name:
-            yield Node(model.USER, model.user_uid(name), {"name": name})
-            yield Edge(model.WAS_ASSOCIATED_WITH, start, model.user_uid(name), {"role": role},
+            yield Node(model.USER, model.USER.uid(name), {"name": name})
+            yield Edge(model.WAS_ASSOCIATED_WITH, start, model.USER.uid(name), {"role": role},
                        key=role)
 
     def host(self, name: str | None, start: str, role: str) -> Iterator[Record]:
         if name:
-            yield Node(model.HOST, model.host_uid(name), {"name": name})
-            yield Edge(model.WAS_ASSOCIATED_WITH, start, model.host_uid(name), {"role": role},
+            yield Node(model.HOST, model.HOST.uid(name), {"name": name})
+            yield Edge(model.WAS_ASSOCIATED_WITH, start, model.HOST.uid(name), {"role": role},
                        key=role)
 
     def linked_file(self, path: str, sha1: str | None) -> Node:
@@ -337,9 +338,9 @@ class _Graph:
         name = basename(path) or path
         props = {"name": name, "path": path, "sha1": sha1, "stem": lib_stem(name)}
         if kind == "o":
-            return Node(model.OBJECT_FILE, object_uid(path, sha1), props)
+            return Node(xalt_model.OBJECT_FILE, object_uid(path, sha1), props)
         props["type"] = {"a": "static", "so": "shared"}.get(kind, "other")
-        return Node(model.LIBRARY, library_uid(path, sha1), props)
+        return Node(xalt_model.LIBRARY, library_uid(path, sha1), props)
 
     # -------------------------------------------------------- run
     def run(self, rec: dict, crc: str, where: str) -> Iterator[Record]:
@@ -407,13 +408,13 @@ class _Graph:
             "xalt_version": _str(link_t.get("XALT_Version")),
             "crc_status": crc,
         }
-        yield Node(model.EXECUTION, uid, props)
+        yield Node(xalt_model.EXECUTION, uid, props)
         yield from self.user(user, uid, "user")
         yield from self.host(syshost, uid, "syshost")
 
         if exec_path or sha1:
             exe = executable_uid(sha1, exec_path, syshost)
-            yield Node(model.EXECUTABLE, exe, {
+            yield Node(xalt_model.EXECUTABLE, exe, {
                 "name": basename(exec_path) or sha1, "path": exec_path, "sha1": sha1,
                 "type": _str(user_t.get("exec_type")), "syshost": syshost,
             })
@@ -439,7 +440,7 @@ class _Graph:
         modules = _str(link_t.get("Build_LOADEDMODULES"))
         compiler_path = _str(link_t.get("Build_compilerPath"))
         compiler = _str(link_t.get("Build_compiler"))
-        yield Node(model.BUILD, b, {
+        yield Node(xalt_model.BUILD, b, {
             "uuid": build_uuid,
             "name": build_name(exec_path, compiler, build_uuid),
             "compiler": compiler,
@@ -471,7 +472,7 @@ class _Graph:
         sha1 = known_sha1(result.get("hash_id"))
         compiler_path = _str(result.get("link_path"))
         compiler = _str(result.get("link_program"))
-        yield Node(model.BUILD, b, {
+        yield Node(xalt_model.BUILD, b, {
             "uuid": build_uuid,
             "name": build_name(exec_path, compiler, build_uuid),
             "compiler": compiler,
@@ -490,7 +491,7 @@ class _Graph:
         yield from self.host(syshost, b, "build_host")
         if exec_path or sha1:
             exe = executable_uid(sha1, exec_path, syshost)
-            yield Node(model.EXECUTABLE, exe, {
+            yield Node(xalt_model.EXECUTABLE, exe, {
                 "name": basename(exec_path) or sha1, "path": exec_path, "sha1": sha1,
                 "syshost": syshost,
             })
@@ -522,11 +523,11 @@ class _Graph:
         version = _str(rec.get("package_version"))
         path = _str(rec.get("package_path"))
         p = package_uid(program, name, version, path)
-        yield Node(model.PACKAGE, p, {"name": name, "version": version, "path": path,
+        yield Node(xalt_model.PACKAGE, p, {"name": name, "version": version, "path": path,
                                       "program": program})
         run = execution_uid(run_uuid)
-        yield Node(model.EXECUTION, run, {"uuid": run_uuid})
-        yield Edge(model.IMPORTED, run, p, {"crc_status": crc})
+        yield Node(xalt_model.EXECUTION, run, {"uuid": run_uuid})
+        yield Edge(xalt_model.IMPORTED, run, p, {"crc_status": crc})
 
 
 def record_to_graph(rec: Any, raw: bytes | None, report: LoadReport, where: str,
@@ -538,14 +539,14 @@ def record_to_graph(rec: Any, raw: bytes | None, report: LoadReport, where: str,
     >>> recs = list(record_to_graph({"xalt_run_uuid": "u", "package_name": "numpy",
     ...     "program": "python"}, None, r, "record 1"))
     >>> [x.uid for x in recs if hasattr(x, "uid")]
-    ['xalt:package:python:numpy::', 'xalt:run:u']
+    ['xalt:package:python:numpy', 'xalt:run:u']
     """
     kind = record_kind(rec)
     if kind is None:
         report.skip(report.path, where, "an XALT run, link or pkg record",
                     json.dumps(sorted(rec))[:200] if isinstance(rec, dict) else type(rec).__name__)
         return
-    graph = _Graph(report, env_mode(env))
+    graph = _Graph(report, env_mode(env or report.options.xalt_env))
     crc = check_crc(raw) if raw is not None else ("missing" if "crc" not in rec else "unchecked")
     graph.count(f"crc_{crc}")
     if crc == "bad":

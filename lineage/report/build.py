@@ -24,13 +24,14 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from .. import model
 from ..errors import LineageError
 from .render import render
 from .view import ReportView
 
 #: Per run kind label: (section title, template, parameter name) tables shown beside the graph.
 SECTIONS = {
-    "Workflow": [
+    model.kind("Workflow").label: [
         ("Summary", "pegasus/statistics", "workflow"),
         ("Failed jobs", "pegasus/failed_jobs", "workflow"),  # with decoded stderr / stdout
         ("Retry history", "pegasus/attempts", "workflow"),
@@ -43,19 +44,14 @@ SECTIONS = {
 GENERIC_SECTIONS = [("Parts of the run", "run_members", "run")]
 
 #: Per node kind: the properties naming a node's group when a big graph is collapsed (first
-#: one present wins); kinds not listed group by their name with digit runs replaced by '#'.
-GROUP_BY = {
-    "Job": ("type_desc", "transformation"),
-    "Invocation": ("transformation",),
-    "Task": ("transformation",),
-    "FunctionCall": ("name",),
-    "AppExecution": ("name", "transformation"),
-    "FunctionExecution": ("function", "func", "name"),
-    "Execution": ("exec_name", "executable"),
-}
+#: one present wins, as the model declares); kinds without group the name with digit runs
+#: replaced by '#'.
+GROUP_BY = {k.label: k.group_by for k in model.NODE_KINDS.values() if k.group_by}
 
-MAX_DRAWN = int(os.environ.get("LINEAGE_REPORT_MAX_NODES", "500"))
-MAX_ROWS = int(os.environ.get("LINEAGE_REPORT_MAX_ROWS", "1000"))
+#: Defaults of the report limits; the connection's settings (LINEAGE_REPORT_MAX_NODES /
+#: LINEAGE_REPORT_MAX_ROWS) decide, read when the report is made.
+MAX_DRAWN = 500
+MAX_ROWS = 1000
 MAX_MEMBERS = 100000  # parts of a run fetched at most
 
 
@@ -68,7 +64,7 @@ def _root(lin, uid: str) -> dict:
 
 def _is_run(lin, uid: str) -> bool:
     rows = lin.query("node", uid=uid)
-    return bool(rows) and "Run" in rows[0]["labels"]
+    return bool(rows) and model.RUN_LABEL in rows[0]["labels"]
 
 
 def run_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
@@ -239,8 +235,16 @@ def _status_from_tables(nodes: list[dict], tables: list[dict]) -> None:
             n["status"] = status[n["uid"]]
 
 
-def report_data(lin, uid: str, depth: int = 3, max_nodes: int = MAX_DRAWN) -> dict:
+def _limits(lin) -> tuple[int, int]:
+    settings = getattr(lin, "settings", None)
+    if settings is None:
+        return MAX_DRAWN, MAX_ROWS
+    return settings.report_max_nodes, settings.report_max_rows
+
+
+def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> dict:
     """Everything a report page shows, as plain data (the renderer's keyword arguments)."""
+    max_nodes = max_nodes or _limits(lin)[0]
     root = _root(lin, uid)
     kind = root["kind"]
     is_run = _is_run(lin, uid)
@@ -255,7 +259,7 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int = MAX_DRAWN) -> di
     tables = []
     for title_, template, param in sections:
         rows = lin.query(template, **{param: uid})
-        tables.append({"title": title_, "rows": list(rows[:MAX_ROWS]), "total": len(rows),
+        tables.append({"title": title_, "rows": list(rows[:_limits(lin)[1]]), "total": len(rows),
                        "columns": [c for c in rows.columns if c != "properties"]})
     _status_from_tables(nodes, tables)
     counts = Counter(n.get("kind") or "?" for n in nodes)
@@ -271,19 +275,19 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int = MAX_DRAWN) -> di
     )
 
 
-def build_report(lin, uid: str, depth: int = 3, max_nodes: int = MAX_DRAWN) -> str:
+def build_report(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> str:
     """The report page of node ``uid`` as one self-contained HTML string."""
     return render(**report_data(lin, uid, depth, max_nodes))
 
 
-def view_report(lin, uid: str, depth: int = 3, max_nodes: int = MAX_DRAWN) -> ReportView:
+def view_report(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> ReportView:
     """The report of node ``uid`` as an object Jupyter shows inline (``.save(path)`` too)."""
     data = report_data(lin, uid, depth, max_nodes)
     return ReportView(render(**data), data["title"])
 
 
 def write_report(lin, uid: str, output: str | os.PathLike, depth: int = 3,
-                 max_nodes: int = MAX_DRAWN) -> str:
+                 max_nodes: int | None = None) -> str:
     """Write the report of node ``uid`` (a run gets its run view) to ``output``."""
     html = build_report(lin, uid, depth, max_nodes)
     path = Path(output)

@@ -19,23 +19,12 @@ from importlib import resources
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-STATUS_COLOURS = {
-    "succeeded": "#2ca02c",
-    "failed": "#d62728",
-    "held": "#ff7f0e",
-    "running": "#1f77b4",
-    "unsubmitted": "#c7c7c7",
-}
-KIND_COLOURS = {
-    "Workflow": "#9467bd", "Job": "#1f77b4", "JobInstance": "#aec7e8", "Task": "#17becf",
-    "Invocation": "#7f7f7f", "File": "#bcbd22", "Host": "#8c564b", "User": "#e377c2",
-    "ScriptRun": "#9467bd", "FunctionCall": "#1f77b4", "AppExecution": "#aec7e8",
-    "Dataset": "#bcbd22", "Script": "#dbdb8d", "ProgramRun": "#9467bd", "Rank": "#8c564b",
-    "Function": "#17becf", "FunctionExecution": "#1f77b4", "Execution": "#9467bd",
-    "Executable": "#ff7f0e", "Library": "#bcbd22", "ObjectFile": "#dbdb8d",
-    "Package": "#98df8a", "Build": "#c5b0d5",
-}
-OTHER_STATUS = "#999999"
+from .. import model
+
+#: Colours by outcome and by kind, as the model declares them.
+STATUS_COLOURS = dict(model.STATUSES)
+KIND_COLOURS = {k.label: k.colour for k in model.NODE_KINDS.values()}
+OTHER_STATUS = model.OTHER_STATUS_COLOUR
 OTHER_KIND = "#7f7f7f"
 
 

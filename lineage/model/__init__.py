@@ -1,0 +1,127 @@
+"""The graph model: every node kind, relationship type and relation, declared once.
+
+:mod:`.core` has the building blocks, :mod:`.prov` the relations every source shares,
+:mod:`.common` the hosts and users every source shares; each source declares its own kinds
+and relations in ``lineage/sources/<source>/model.py``. This module collects them all:
+loaders build records from these declarations, the writer derives its statements and the
+schema from them, templates and reports read kind names, colours and captions from them, and
+the test suite checks that nothing writes or reads a label, relationship or property that is
+not declared here.
+
+Every node carries ``:Lineage``, a unique ``uid``, its ``kind`` as a property, one W3C PROV
+role label (``:Entity``, ``:Activity``, ``:Agent``) and its kind label; a top-level execution
+also carries ``:Run``.
+
+>>> kind("Job").labels
+('Lineage', 'Activity', 'Job')
+>>> kind_of_uid("pegasus:job:wf-1:j1").label, kind_of_uid("host:nid001").label
+('Job', 'Host')
+>>> ("lineage_uid", "Lineage", "uid") in schema().unique
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from .common import HOST, LOAD_PROPS, OTHER_STATUS_COLOUR, STATUSES, USER
+from .core import (BASE_LABEL, LOAD_LABEL, MAX_INDEXED_BYTES, MAX_UID_CHARS, RUN_LABEL,
+                   ModelError, NodeKind, Relation, RelType, Role, bounded_uid, escape_part)
+from .prov import (HAD_MEMBER, INSTANCE_OF, LINEAGE_RELS, PART_OF, USED, WAS_ASSOCIATED_WITH,
+                   WAS_DERIVED_FROM, WAS_GENERATED_BY, WAS_INFORMED_BY, WAS_STARTED_BY)
+from . import common as _common
+from . import prov as _prov
+
+__all__ = [
+    "BASE_LABEL", "RUN_LABEL", "LOAD_LABEL", "Role", "NodeKind", "RelType", "Relation",
+    "ModelError", "HOST", "USER", "STATUSES", "OTHER_STATUS_COLOUR", "LOAD_PROPS",
+    "USED", "WAS_GENERATED_BY", "WAS_INFORMED_BY", "WAS_DERIVED_FROM", "HAD_MEMBER",
+    "WAS_ASSOCIATED_WITH", "WAS_STARTED_BY", "PART_OF", "INSTANCE_OF", "LINEAGE_RELS",
+    "NODE_KINDS", "REL_TYPES", "RELATIONS", "ROLE_LABELS", "ALL_LABELS", "kind",
+    "kind_of_uid", "relations_of", "schema", "Schema", "MAX_UID_CHARS", "MAX_INDEXED_BYTES",
+    "bounded_uid", "escape_part",
+]
+
+
+def _collect():
+    from ..sources import SOURCES
+
+    modules = [_common] + [importlib.import_module(f"lineage.sources.{name}.model")
+                           for name in SOURCES]
+    kinds: dict[str, NodeKind] = {}
+    rels: dict[str, RelType] = {r.name: r for r in _prov.REL_TYPES}
+    relations: list[Relation] = []
+    for module in modules:
+        for k in module.KINDS:
+            if k.label in kinds:
+                raise ValueError(f"kind {k.label} is declared twice")
+            kinds[k.label] = k
+        for r in getattr(module, "REL_TYPES", ()):
+            if r.name in rels:
+                raise ValueError(f"relationship type {r.name} is declared twice")
+            rels[r.name] = r
+        relations.extend(module.RELATIONS)
+    return MappingProxyType(kinds), MappingProxyType(rels), tuple(relations)
+
+
+#: Every node kind by label, every relationship type by name, and every declared
+#: ``(start kind)-[type]->(end kind)`` relation.
+NODE_KINDS, REL_TYPES, RELATIONS = _collect()
+
+_BY_PREFIX = {k.prefix: k for k in NODE_KINDS.values()}
+if len(_BY_PREFIX) != len(NODE_KINDS):
+    raise ValueError("two kinds share a uid prefix")
+
+#: Labels that are not kinds: the shared label, the PROV roles, Run, and extra labels.
+ROLE_LABELS = (BASE_LABEL, *(r.value for r in Role), RUN_LABEL)
+ALL_LABELS = frozenset(
+    {LOAD_LABEL, *ROLE_LABELS, *NODE_KINDS}
+    | {x for k in NODE_KINDS.values() for x in k.extra_labels}
+)
+
+
+def kind(label: str) -> NodeKind:
+    """The kind called ``label``; raises ``KeyError`` naming the known ones otherwise."""
+    try:
+        return NODE_KINDS[label]
+    except KeyError:
+        raise KeyError(f"no kind {label!r}; known: {', '.join(sorted(NODE_KINDS))}") from None
+
+
+def kind_of_uid(uid: str) -> NodeKind | None:
+    """The kind whose uid scheme ``uid`` follows (None for a uid of no known scheme)."""
+    head = uid.split(":", 2)
+    if len(head) >= 3 and ":".join(head[:2]) in _BY_PREFIX:
+        return _BY_PREFIX[":".join(head[:2])]
+    return _BY_PREFIX.get(head[0])
+
+
+def relations_of(rel: RelType | str) -> tuple[Relation, ...]:
+    """The declared relations of one relationship type.
+
+    >>> sorted(r.start.label for r in relations_of("INSTANCE_OF"))
+    ['AppExecution', 'JobInstance']
+    """
+    name = rel if isinstance(rel, str) else rel.name
+    return tuple(r for r in RELATIONS if r.rel.name == name)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """Constraints and indexes as (name, label, property) triples, created idempotently."""
+
+    unique: tuple[tuple[str, str, str], ...] = field(default=())
+    ranges: tuple[tuple[str, str, str], ...] = field(default=())
+
+
+def schema() -> Schema:
+    """The constraints and indexes the graph needs, derived from the kinds."""
+    unique = (("lineage_uid", BASE_LABEL, "uid"), ("load_uid", LOAD_LABEL, "uid"))
+    ranges = tuple(
+        (f"{k.label.lower()}_{prop}", k.label, prop)
+        for k in NODE_KINDS.values()
+        for prop in k.indexed
+    ) + (("load_path", LOAD_LABEL, "path"),)
+    return Schema(unique=unique, ranges=ranges)

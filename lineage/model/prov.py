@@ -1,0 +1,42 @@
+"""Relationship types shared by every source: the W3C PROV lineage relations that ancestry
+follows, and the generic structure relations (part of, instance of, started by).
+
+Upstream is always *outward*: follow these relations from a node to find what it came from.
+
+>>> [r.name for r in LINEAGE_RELS]
+['USED', 'WAS_GENERATED_BY', 'WAS_INFORMED_BY', 'WAS_DERIVED_FROM', 'HAD_MEMBER']
+"""
+
+from __future__ import annotations
+
+from .core import RelType
+
+# ---------------------------------------------------------------- PROV relations
+USED = RelType(
+    "USED", True, "(activity)-[:USED]->(entity): the activity read or ran the entity",
+    props={"role": "string", "parameter": "string", "direction": "string", "key": "string"})
+WAS_GENERATED_BY = RelType(
+    "WAS_GENERATED_BY", True, "(entity)-[:WAS_GENERATED_BY]->(activity): made by it",
+    props={"parameter": "string", "key": "string"})
+WAS_INFORMED_BY = RelType(
+    "WAS_INFORMED_BY", True,
+    "(activity)-[:WAS_INFORMED_BY]->(activity): the child used what the parent made")
+WAS_DERIVED_FROM = RelType(
+    "WAS_DERIVED_FROM", True, "(entity)-[:WAS_DERIVED_FROM]->(entity)")
+HAD_MEMBER = RelType("HAD_MEMBER", True, "(collection)-[:HAD_MEMBER]->(member)")
+WAS_ASSOCIATED_WITH = RelType(
+    "WAS_ASSOCIATED_WITH", False, "(activity)-[:WAS_ASSOCIATED_WITH]->(agent): ran on / by",
+    props={"role": "string", "site": "string", "key": "string"})
+WAS_STARTED_BY = RelType(
+    "WAS_STARTED_BY", False,
+    "(activity)-[:WAS_STARTED_BY]->(activity): e.g. a sub-workflow by the job that planned it")
+
+#: The relations an ancestry query follows outward (upstream) and inward (downstream).
+LINEAGE_RELS = (USED, WAS_GENERATED_BY, WAS_INFORMED_BY, WAS_DERIVED_FROM, HAD_MEMBER)
+
+# ---------------------------------------------------------------- structure
+PART_OF = RelType("PART_OF", doc="(part)-[:PART_OF]->(run or enclosing activity)")
+INSTANCE_OF = RelType("INSTANCE_OF", doc="(attempt)-[:INSTANCE_OF]->(the job or call it tries)")
+
+REL_TYPES = (USED, WAS_GENERATED_BY, WAS_INFORMED_BY, WAS_DERIVED_FROM, HAD_MEMBER,
+             WAS_ASSOCIATED_WITH, WAS_STARTED_BY, PART_OF, INSTANCE_OF)

@@ -1,0 +1,1 @@
+"""The chimbuko source: its model, readers and mapping."""

@@ -1,0 +1,1 @@
+"""The pegasus source: its model, readers and mapping."""

@@ -1,0 +1,1 @@
+"""The swift source: its model, readers and mapping."""

@@ -1,0 +1,1 @@
+"""The xalt source: its model, readers and mapping."""

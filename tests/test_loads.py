@@ -1,0 +1,116 @@
+"""Loads are lineage too: every element knows the loads that wrote it; unload and reload
+remove what an input no longer states, and keep what other inputs state too."""
+
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from lineage import cli, pipeline
+from lineage.writer import Writer
+
+from . import graphcheck
+from .conftest import SAMPLES
+
+BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
+XALT = SAMPLES / "xalt"
+
+
+def one(lin, cypher, **params):
+    return lin.query(cypher, params)[0]["n"]
+
+
+def test_every_element_names_its_load(lin):
+    [result] = lin.load([BD])
+    [load] = lin.query("MATCH (l:Load) RETURN l.tag AS tag, l.version AS version, "
+                       "l.changes AS changes")
+    assert load["version"] == 1 and load["tag"].endswith(":1")
+    untagged = one(lin, "MATCH (n:Lineage) WHERE NOT $tag IN n.loads RETURN count(n) AS n",
+                   tag=load["tag"])
+    untagged += one(lin, "MATCH ()-[r]->() WHERE NOT $tag IN r.loads RETURN count(r) AS n",
+                    tag=load["tag"])
+    assert untagged == 0
+    assert one(lin, "MATCH (n:Lineage) RETURN count(n) AS n") > 50
+    # every node stores its kind, and it is one of its labels
+    assert one(lin, "MATCH (n:Lineage) WHERE n.kind IS NULL OR NOT n.kind IN labels(n) "
+                    "RETURN count(n) AS n") == 0
+
+
+def test_unload_keeps_what_another_load_also_wrote(lin, tmp_path):
+    # the link record and the run record of one program share its executable and build
+    first, second = sorted(XALT.glob("link.*.json"))[0], sorted(XALT.glob("run.*.json"))[0]
+    lin.load([first])
+    only_first = graphcheck.of(lin)
+    lin.load([second])
+    both = graphcheck.of(lin)
+    assert both.nodes > only_first.nodes
+    shared = one(lin, "MATCH (n:Lineage) WHERE size(n.loads) = 2 RETURN count(n) AS n")
+    assert shared > 0  # the two runs share hosts, users, libraries
+    [gone] = lin.unload(str(second))
+    assert gone["status"] == "unloaded" and gone["nodes_removed"] == both.nodes - only_first.nodes
+    assert graphcheck.of(lin) == only_first
+    [status] = lin.query("MATCH (l:Load {path: $p}) RETURN l.status AS n", p=str(second))
+    assert status["n"] == "unloaded"
+    # loading it again brings back exactly what it said
+    lin.load([second])
+    assert graphcheck.of(lin) == both
+
+
+def test_reloading_a_changed_file_removes_what_it_no_longer_says(lin, tmp_path):
+    copy = tmp_path / "run.bp"
+    shutil.copy(BD, copy)
+    lin.load([copy])
+    full = graphcheck.of(lin)
+    # the same stream cut after its first third of lines: fewer jobs
+    lines = BD.read_text().splitlines(keepends=True)
+    copy.write_text("".join(lines[: len(lines) // 3]))
+    [result] = lin.load([copy])
+    assert result.status == "loaded"
+    assert result.changes["nodes_removed"] > 0
+    shorter = graphcheck.of(lin)
+    assert shorter.nodes < full.nodes
+    # the graph is what a fresh load of the shorter file gives
+    lin.reset()
+    lin.load([copy])
+    assert graphcheck.of(lin) == shorter
+    [load] = lin.query("MATCH (l:Load) RETURN l.version AS n")
+    assert load["n"] == 1
+
+
+def test_unchanged_input_is_not_written_again(lin):
+    lin.load([BD])
+    [again] = lin.load([BD])
+    assert again.status == "unchanged"
+    [load] = lin.query("MATCH (l:Load) RETURN l.version AS v, l.times_loaded AS t, "
+                       "l.status AS s")
+    assert (load["v"], load["t"], load["s"]) == (1, 2, "loaded")
+
+
+def test_a_write_failing_midway_leaves_nothing_of_the_input(lin):
+    lin.load([sorted(XALT.glob("run.*.json"))[0]])
+    before = graphcheck.of(lin, with_loads=True)
+    # a constraint Neo4j enforces and the model does not: two jobs of one workflow share a
+    # type, so the write fails after earlier batches were committed
+    lin.write("CREATE CONSTRAINT test_job_status IF NOT EXISTS "
+              "FOR (j:Job) REQUIRE j.type_desc IS UNIQUE")
+    try:
+        writer = Writer(lin.graph.driver, lin.graph.database, batch_size=3)
+        with pytest.raises(Exception):
+            pipeline.load(writer, [BD])
+    finally:
+        lin.write("DROP CONSTRAINT test_job_status IF EXISTS")
+    assert graphcheck.of(lin, with_loads=True) == before
+    [load] = lin.query("MATCH (l:Load {format: 'pegasus-bp'}) "
+                       "RETURN l.status AS s, l.error AS e")
+    assert load["s"] == "failed" and "write failed" in load["e"]
+
+
+def test_unload_command(lin, cli_env):
+    lin.load([BD])
+    runner = CliRunner(env=cli_env)
+    out = runner.invoke(cli.main, ["unload", str(BD), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    assert '"nodes_removed"' in out.output
+    assert one(lin, "MATCH (n:Lineage) RETURN count(n) AS n") == 0
+    missing = runner.invoke(cli.main, ["unload", "/no/such/input.bp"])
+    assert missing.exit_code == 1 and "no load" in missing.output
