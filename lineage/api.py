@@ -13,13 +13,18 @@ from typing import Iterable
 
 from pathlib import Path
 
-from . import loads, templates
+from . import analysis, loads, templates
+from .errors import TemplateError
 from .connection import Graph
 from .connection import Settings as ConnectionSettings
 from .settings import LoadOptions, Settings
 from .pipeline import LoadResult, Progress
 from .pipeline import load as _load
 from .writer import Writer, ensure_schema
+
+
+#: Query names answered in Python over a template's rows (see :mod:`lineage.analysis`).
+COMPUTED = tuple(analysis.COMPUTED)
 
 
 class Rows(list):
@@ -103,11 +108,21 @@ class Lineage:
     def query(self, name_or_cypher: str, params: dict | None = None, **kwargs) -> Rows:
         """Run a template by name (``"ancestors"``) or a Cypher string, with parameters."""
         params = {**(params or {}), **kwargs}
+        if name_or_cypher in analysis.COMPUTED:
+            return self._computed(name_or_cypher, params)
         if templates.is_template_name(name_or_cypher):
             template = templates.get(name_or_cypher)
             rows = self.graph.run(template.text, template.bind(params))
             return Rows(rows, template.returns)
         return Rows(self.graph.run(name_or_cypher, params, write=False))
+
+    def _computed(self, name: str, params: dict) -> Rows:
+        source, param = analysis.COMPUTED[name]
+        if set(params) != {param}:
+            raise TemplateError(f"{name} takes one parameter, {param} (given: "
+                                f"{', '.join(sorted(params)) or 'none'})")
+        rows = analysis.critical_path(self, params[param])
+        return Rows(rows, analysis.CRITICAL_PATH_COLUMNS)
 
     def write(self, cypher: str, params: dict | None = None) -> Rows:
         """Run a Cypher statement that writes (the CLI's ``query --write``)."""

@@ -301,7 +301,7 @@ def query(name_or_cypher, params, fmt, write):
     """
     given = _params(params)
     with _connect() as lin:
-        if templates.is_template_name(name_or_cypher):
+        if templates.is_template_name(name_or_cypher) or name_or_cypher in api.COMPUTED:
             rows = lin.query(name_or_cypher, given)
         else:
             values = {}

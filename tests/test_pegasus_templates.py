@@ -42,6 +42,8 @@ def test_failed_jobs_recurses_into_subworkflows(lin, tmp_path):
     conn = sqlite3.connect(db)  # make one sub-workflow job fail, one be held
     conn.execute("UPDATE job_instance SET exitcode = 256 WHERE job_instance_id = 19")
     conn.execute("INSERT INTO jobstate VALUES (16, 'JOB_HELD', 1677920700, 9, 'out of memory')")
+    # a held attempt has not ended: no exit code (a recorded exit code decides the outcome)
+    conn.execute("UPDATE job_instance SET exitcode = NULL WHERE job_instance_id = 16")
     conn.commit()
     conn.close()
     lin.load([db])

@@ -92,6 +92,7 @@ def _time(ev: dict[str, str], key: str) -> float | None:
 class _Attempt:
     states: list[str] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    exitcode_raw: int | None = None  # main.end's, overridden by post.end's (as Pegasus's loader)
 
 
 @dataclass
@@ -330,6 +331,7 @@ class _Events:
             })
         elif event == "job_inst.main.end":
             raw = _int(ev, "exitcode")
+            attempt.exitcode_raw = raw
             props.update({
                 "end_time": ts,
                 "status_code": status,
@@ -351,12 +353,15 @@ class _Events:
             phase = "pre" if ".pre." in event else "post"
             raw = _int(ev, "exitcode")
             props[f"{phase}_exitcode"] = pc.decode_exitcode(raw)["exitcode"] if raw else raw
+            if phase == "post" and raw is not None:  # Pegasus's loader stores it as the attempt's
+                attempt.exitcode_raw = raw
+                props.update({"exitcode_raw": raw, **pc.decode_exitcode(raw)})
         elif event == "job_inst.abort.info":
             props["abort_reason"] = ev.get("reason")
         props["states"] = list(attempt.states)
         props["state_times"] = list(attempt.times)
         props["last_state"] = attempt.states[-1] if attempt.states else None
-        props["status"] = pc.attempt_status(props["last_state"])
+        props["status"] = pc.attempt_status(attempt.exitcode_raw, props["last_state"])
         yield Node(pegasus_model.JOB_INSTANCE, uid, props)
         yield Edge(model.INSTANCE_OF, uid, pc.job_uid(xwf, job))
 
@@ -456,7 +461,7 @@ class _Events:
                 "attempts": counts[(xwf, job)],
                 "last_submit_seq": seq,
                 "last_state": last,
-                "status": pc.attempt_status(last),
+                "status": pc.job_status(pc.attempt_status(attempt.exitcode_raw, last)),
             })
 
 

@@ -88,43 +88,34 @@ FAILED_STATES = frozenset(
 SUCCESS_STATES = frozenset({"JOB_SUCCESS", "POST_SCRIPT_SUCCESS"})
 
 
-def attempt_status(last_state: str | None) -> str:
-    """Outcome of one attempt from its last state: succeeded, failed, held or running.
+def attempt_status(exitcode_raw: int | None, last_state: str | None) -> str:
+    """The outcome of one attempt, the one rule every Pegasus input follows (the rule
+    pegasus-statistics and pegasus-analyzer apply to a Stampede database): a recorded exit
+    code decides (0 is success, anything else failure); without one, a last state of
+    ``JOB_HELD`` is held, a failed last state is failed, and anything else has no recorded
+    outcome yet (running).
 
-    >>> attempt_status("POST_SCRIPT_FAILED")
-    'failed'
+    >>> attempt_status(0, "POST_SCRIPT_FAILED"), attempt_status(256, "JOB_SUCCESS")
+    ('succeeded', 'failed')
+    >>> attempt_status(None, "POST_SCRIPT_SUCCESS"), attempt_status(None, "JOB_HELD")
+    ('running', 'held')
     """
-    if last_state in FAILED_STATES:
-        return "failed"
-    if last_state in SUCCESS_STATES:
-        return "succeeded"
-    if last_state == "JOB_HELD":
-        return "held"
-    return "running"
-
-
-def job_status(attempts: int, exitcode_raw: int | None, last_state: str | None) -> str:
-    """Outcome of a job from its latest attempt, by the rule pegasus-analyzer and
-    pegasus-statistics apply to a Stampede database: a recorded exit code decides (0 is
-    success); without one, a held or failed last state decides; otherwise the attempt has
-    no recorded outcome yet (``running``; pegasus-analyzer counts these as unsubmitted).
-
-    >>> job_status(0, None, None)
-    'unsubmitted'
-    >>> job_status(2, 256, "POST_SCRIPT_FAILED")
-    'failed'
-    >>> job_status(1, None, "POST_SCRIPT_SUCCESS")
-    'running'
-    """
-    if attempts == 0:
-        return "unsubmitted"
-    if last_state == "JOB_HELD":
-        return "held"
     if exitcode_raw is not None:
         return "succeeded" if exitcode_raw == 0 else "failed"
+    if last_state == "JOB_HELD":
+        return "held"
     if last_state in FAILED_STATES:
         return "failed"
     return "running"
+
+
+def job_status(last_attempt_status: str | None) -> str:
+    """The outcome of a job: its last attempt's, or ``unsubmitted`` without attempts.
+
+    >>> job_status(None), job_status("failed")
+    ('unsubmitted', 'failed')
+    """
+    return last_attempt_status or "unsubmitted"
 
 
 def invocation_kind(task_submit_seq: int | None) -> str | None:

@@ -26,12 +26,13 @@ from pathlib import Path
 
 from .. import model
 from ..errors import LineageError
+from ..sources.pegasus.model import WORKFLOW
 from .render import render
 from .view import ReportView
 
 #: Per run kind label: (section title, template, parameter name) tables shown beside the graph.
 SECTIONS = {
-    model.kind("Workflow").label: [
+    WORKFLOW.label: [
         ("Summary", "pegasus/statistics", "workflow"),
         ("Failed jobs", "pegasus/failed_jobs", "workflow"),  # with decoded stderr / stdout
         ("Retry history", "pegasus/attempts", "workflow"),
