@@ -24,8 +24,8 @@ sys.path.insert(0, str(HERE.parent))
 
 
 def stage(name: str, path: str) -> dict:
-    from lineage.loaders.base import LoadReport
-    from lineage.loaders.pegasus_bp import parse
+    from lineage.sources.base import LoadReport
+    from lineage.sources.pegasus.bp import parse
     from lineage.pipeline import Input, load_input, parse_to_spool
 
     fmt_report = LoadReport(path, "pegasus-bp")
@@ -35,14 +35,14 @@ def stage(name: str, path: str) -> dict:
         records = sum(1 for _ in parse(Path(path), fmt_report))
         out["records"] = records
     elif name == "spool":
-        from lineage.loaders import detect
+        from lineage.sources.registry import detect
 
         spool = parse_to_spool(Input(path, detect(Path(path)), True), fmt_report)
         out["records"] = sum(spool.node_counts.values()) + sum(spool.edge_counts.values())
         spool.close()
     else:
         from lineage.api import connect
-        from lineage.loaders import detect
+        from lineage.sources.registry import detect
         from lineage.writer import Writer, ensure_schema
 
         lin = connect()

@@ -105,8 +105,8 @@ def _peak_mb() -> float:
 
 
 def phase_parse(path: Path) -> dict:
-    from lineage.loaders import chimbuko
-    from lineage.loaders.base import LoadReport
+    from lineage.sources.chimbuko import mapping as chimbuko
+    from lineage.sources.base import LoadReport
 
     report = LoadReport(str(path), "chimbuko-json")
     t0 = time.perf_counter()

@@ -4,7 +4,7 @@ Builds a SQLite database with the real Stampede schema (taken from the sample
 ``process_wf_failure.stampede.db``) holding ``--jobs`` jobs in a layered DAG, one or two
 attempts each (every tenth job is retried), seven job states per attempt, a task, two
 invocations per attempt and a percent-encoded stdout/stderr, then parses it with
-:mod:`lineage.loaders.pegasus_db` in a fresh child process and reports rows per second and
+:mod:`lineage.sources.pegasus.db` in a fresh child process and reports rows per second and
 peak memory (``ru_maxrss`` of that process, and the Python heap peak via tracemalloc with
 ``--tracemalloc``). Run it at two sizes to see that memory stays flat as rows grow::
 
@@ -140,8 +140,8 @@ def measure(path: Path, use_tracemalloc: bool) -> dict:
     """Parse the database completely in this process; time, records and peak memory."""
     import tracemalloc
 
-    from lineage.loaders.base import LoadReport
-    from lineage.loaders.pegasus_db import parse
+    from lineage.sources.base import LoadReport
+    from lineage.sources.pegasus.db import parse
     import sqlalchemy.dialects.sqlite  # noqa: F401  (import time is not load time)
 
     if use_tracemalloc:

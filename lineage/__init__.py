@@ -2,7 +2,7 @@
 
 >>> import lineage
 >>> sorted(lineage.__all__)[:3]
-['Lineage', 'Rows', 'connect']
+['Lineage', 'LineageError', 'ParseError']
 """
 
 from .api import Lineage, Rows, connect

@@ -76,8 +76,9 @@ def to_plain(value: Any) -> Any:
 class Graph:
     """A connection to the lineage graph.
 
-    >>> Graph.run.__doc__.split(".")[0]
-    'Run Cypher with parameters and return the rows as plain dicts'
+    >>> with Graph.connect() as g:                                   # doctest: +SKIP
+    ...     g.run("MATCH (n:Job) RETURN n.uid AS uid LIMIT 1")
+    [{'uid': 'pegasus:job:ea17e8ac-02ac-4909-b5e3-16e367392556:analyze_j4'}]
     """
 
     def __init__(self, driver: Driver, database: str | None = None, settings: Settings | None = None):

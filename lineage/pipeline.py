@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from . import loaders, loads, model
+from . import loads, model
+from .sources import registry as loaders
 from .errors import LineageError, ParseError, UnknownFormatError
-from .loaders.base import Format, LoadReport
+from .sources.base import Format, LoadReport
 from .records import Edge, Node, as_json
 from .settings import LoadOptions
 from .writer import WriteStats, Writer, ensure_schema

@@ -2,7 +2,7 @@
 
 :class:`Settings` holds every ``NEO4J_*`` and ``LINEAGE_*`` value the package uses;
 :class:`LoadOptions` the options of one load, which reach the parsers through their load
-context (:class:`lineage.loaders.base.LoadReport`).
+context (:class:`lineage.sources.base.LoadReport`).
 
 >>> s = Settings.from_env({"NEO4J_URI": "bolt://db:7687", "LINEAGE_REPORT_MAX_NODES": "50"})
 >>> s.neo4j_uri, s.neo4j_user, s.report_max_nodes

@@ -138,8 +138,10 @@ def _missing_ends(tx: ManagedTransaction, rows: list[dict]) -> list[str]:
 class Writer:
     """Batched, idempotent writes of records to one database.
 
-    >>> Writer.__init__.__doc__.split(".")[0]
-    'Write to ``database`` of ``driver`` in batches of ``batch_size`` rows'
+    >>> from lineage import model
+    >>> w = Writer(driver, batch_size=500)                           # doctest: +SKIP
+    >>> w.write_nodes([Node(model.HOST, "host:nid001", {"name": "nid001"})]).node_rows  # doctest: +SKIP
+    1
     """
 
     def __init__(self, driver: Driver, database: str | None = None, batch_size: int = 2000):

@@ -2,7 +2,7 @@
 
 >>> lines = list(job_lines("w", range(2)))
 >>> len(lines), lines[0].split()[1]
-(10, 'event=stampede.job.info')
+(9, 'event=stampede.job.info')
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from lineage.loaders.base import LoadReport
-from lineage.loaders.pegasus_bp import parse
+from lineage.sources.base import LoadReport
+from lineage.sources.pegasus.bp import parse
 from lineage.records import Edge, Node
 
 

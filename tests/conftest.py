@@ -80,3 +80,14 @@ def cli_env(neo4j_settings, monkeypatch):
     monkeypatch.setenv("NEO4J_USERNAME", neo4j_settings.user)
     monkeypatch.setenv("NEO4J_PASSWORD", neo4j_settings.password)
     return dict(os.environ)
+
+
+#: Fixtures that need the real Neo4j server: tests using them get the ``neo4j`` marker, so
+#: ``pytest -m "not neo4j"`` runs the parser, model and doctest checks without a server.
+SERVER_FIXTURES = {"neo4j_settings", "session_lineage", "lin", "cli_env", "test_state_dir"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.neo4j)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from lineage.loaders import swift_prov as sp
+from lineage.sources.swift import mapping as sp
 
 # The schema of swift-provenancedb's prov-init.sql (tables only). The annotation tables
 # name their entity column ``id`` (as the issue states) or ``<entity>_id`` (prov-init.sql).
@@ -78,7 +78,7 @@ def schema_sql(id_style: str = "id") -> str:
 
 
 def export(conn, prov) -> None:
-    """Insert one parsed log (a :class:`~lineage.loaders.swift_log.SwiftProvenance`)."""
+    """Insert one parsed log (a :class:`~lineage.sources.swift.log.SwiftProvenance`)."""
     run = prov.run
     with conn.cursor() as cur:
         if run.script_hash:

@@ -5,8 +5,9 @@ both sides of a connection the moment the client sends a message containing a ma
 (for example the writer's ``UNWIND $rows``), before forwarding it: a connection dropped in
 the middle of a transaction, which the server rolls back.
 
->>> Proxy.__init__.__doc__.split(".")[0]
-'Forward 127.0.0.1:<port> to ``target``'
+>>> with Proxy(("127.0.0.1", 9)) as proxy:   # nothing needs to listen until a client connects
+...     proxy.uri.startswith("bolt://127.0.0.1:")
+True
 """
 
 from __future__ import annotations

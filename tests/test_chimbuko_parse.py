@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from lineage import loaders
+from lineage.sources import registry as loaders
 from lineage.errors import ParseError
-from lineage.loaders import chimbuko
-from lineage.loaders.base import LoadReport
+from lineage.sources.chimbuko import mapping as chimbuko
+from lineage.sources.base import LoadReport
 from lineage.records import Edge, Node
 
 from . import chimbuko_oracle as oracle

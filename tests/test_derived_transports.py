@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from lineage import loaders
-from lineage.loaders.base import LoadReport
+from lineage.sources import registry as loaders
+from lineage.sources.base import LoadReport
 
 from .conftest import SAMPLES
 

@@ -19,12 +19,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from lineage import loaders, model
+from lineage import model
+from lineage.sources import registry as loaders
 from lineage.errors import LineageError
-from lineage.loaders import pegasus_common as pc
-from lineage.loaders.base import LoadReport
-from lineage.loaders.netlogger import BPSyntaxError, parse_line, parse_timestamp
-from lineage.loaders.pegasus_bp import parse_lines
+from lineage.sources.pegasus import mapping as pc
+from lineage.sources.base import LoadReport
+from lineage.sources.pegasus.netlogger import BPSyntaxError, parse_line, parse_timestamp
+from lineage.sources.pegasus.bp import parse_lines
 from lineage.records import Edge, Node, clean_props
 
 from .conftest import SAMPLES
@@ -312,7 +313,7 @@ def test_random_pegasus_events_never_crash_the_loader(lines):
 
 
 def test_a_line_over_the_limit_is_rejected_without_reading_it_whole(tmp_path, monkeypatch):
-    from lineage.loaders import pegasus_bp
+    from lineage.sources.pegasus import bp as pegasus_bp
 
     monkeypatch.setattr(pegasus_bp, "MAX_LINE", 4096)
     good = (SAMPLES / "pegasus" / "process_wf_failure.static.bp").read_bytes()
@@ -331,7 +332,7 @@ def test_a_line_over_the_limit_is_rejected_without_reading_it_whole(tmp_path, mo
 
 def test_a_17_mib_line_fails_with_the_real_limit(tmp_path):
     from lineage.errors import ParseError
-    from lineage.loaders import pegasus_bp
+    from lineage.sources.pegasus import bp as pegasus_bp
 
     path = tmp_path / "huge.bp"
     with open(path, "wb") as fh:

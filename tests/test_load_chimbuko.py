@@ -6,7 +6,7 @@ import math
 
 import unqlite
 
-from lineage.loaders import chimbuko
+from lineage.sources.chimbuko import mapping as chimbuko
 
 from . import chimbuko_oracle as oracle
 from .conftest import SAMPLES

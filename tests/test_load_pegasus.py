@@ -115,8 +115,8 @@ def test_failed_jobs_template(lin):
         "ts=5 event=stampede.job_inst.main.end xwf.id=w job.id=a job_inst.id=2 status=-1 exitcode=768 site=local",
         "ts=6 event=stampede.job_inst.main.end xwf.id=w job.id=b job_inst.id=3 status=0 exitcode=0 site=local",
     ]
-    from lineage.loaders.base import LoadReport
-    from lineage.loaders.pegasus_bp import parse_lines
+    from lineage.sources.base import LoadReport
+    from lineage.sources.pegasus.bp import parse_lines
     from lineage.writer import Writer, ensure_schema
 
     writer = Writer(lin.graph.driver, lin.graph.database)

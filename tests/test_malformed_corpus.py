@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from lineage import errors, loaders
-from lineage.loaders.base import LoadReport
+from lineage import errors
+from lineage.sources import registry as loaders
+from lineage.sources.base import LoadReport
 from lineage.records import Node, clean_props
 
 from . import graphcheck
@@ -178,7 +179,7 @@ def test_strict_load_fails_and_writes_nothing(session_lineage, path):
 def test_undetected_files_are_not_taken_for_their_folders_source(path):
     """Auto-detection never reads these as their folder's source: they are another
     source's file (and detected as that) or nothing at all (refused by an explicit load)."""
-    from lineage import loaders
+    from lineage.sources import registry as loaders
 
     fmt = loaders.detect(path)
     assert fmt is None or fmt.source != path.parent.name
@@ -217,7 +218,7 @@ def test_lenient_summary_counts_by_reason(lin):
 def test_an_unstorable_record_fails_before_anything_is_written(lin):
     """Even a loader bug (a value Neo4j cannot store) leaves nothing half-written."""
     from lineage import model
-    from lineage.loaders.base import Format
+    from lineage.sources.base import Format
     from lineage.pipeline import Input, load_input
     from lineage.records import Node as N
     from lineage.writer import Writer

@@ -2,7 +2,7 @@
 
 import pytest
 
-from lineage.loaders.netlogger import BPSyntaxError, parse_line, parse_timestamp
+from lineage.sources.pegasus.netlogger import BPSyntaxError, parse_line, parse_timestamp
 
 
 def test_quoted_values_with_escapes_and_spaces():

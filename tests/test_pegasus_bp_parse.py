@@ -6,9 +6,9 @@ import pytest
 
 from lineage import model
 from lineage.errors import ParseError
-from lineage.loaders import detect
-from lineage.loaders.base import LoadReport
-from lineage.loaders.pegasus_bp import parse, parse_lines
+from lineage.sources.registry import detect
+from lineage.sources.base import LoadReport
+from lineage.sources.pegasus.bp import parse, parse_lines
 from lineage.records import Edge, Node
 
 from .conftest import SAMPLES

@@ -9,9 +9,9 @@ import pytest
 
 from lineage import model
 from lineage.errors import ParseError
-from lineage.loaders import detect
-from lineage.loaders.base import LoadReport
-from lineage.loaders.pegasus_db import parse, sqlite_url
+from lineage.sources.registry import detect
+from lineage.sources.base import LoadReport
+from lineage.sources.pegasus.db import parse, sqlite_url
 from lineage.records import Edge, Node
 
 from .conftest import SAMPLES
@@ -43,7 +43,7 @@ def load(path):
 
 # ------------------------------------------------------------------ parsing, no database
 def test_detects_stampede_sqlite_only():
-    from lineage.loaders import formats
+    from lineage.sources.registry import formats
 
     assert detect(FAIL_DB).name == "pegasus-stampede-db"
     assert detect(FAIL_BP).name == "pegasus-bp"

@@ -5,11 +5,11 @@ import json
 import pytest
 
 from lineage.errors import ParseError
-from lineage.loaders import detect, formats
-from lineage.loaders.base import LoadReport
-from lineage.loaders.netlogger import parse_line, parse_timestamp
-from lineage.loaders.pegasus_bp import parse as parse_bp
-from lineage.loaders.pegasus_json import parse as parse_json, parse_json_lines
+from lineage.sources.registry import detect, formats
+from lineage.sources.base import LoadReport
+from lineage.sources.pegasus.netlogger import parse_line, parse_timestamp
+from lineage.sources.pegasus.bp import parse as parse_bp
+from lineage.sources.pegasus.jsonl import parse as parse_json, parse_json_lines
 from lineage.records import Node
 
 from .conftest import SAMPLES

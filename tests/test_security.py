@@ -20,10 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from lineage import loaders, model, templates
-from lineage.loaders import pegasus_common as pc
-from lineage.loaders.base import LoadReport
-from lineage.loaders.netlogger import parse_line
+from lineage import model, templates
+from lineage.sources import registry as loaders
+from lineage.sources.pegasus import mapping as pc
+from lineage.sources.base import LoadReport
+from lineage.sources.pegasus.netlogger import parse_line
 from lineage.pipeline import Input, load_input
 from lineage.records import Node, clean_props
 from lineage.writer import Writer, ensure_schema
@@ -266,7 +267,7 @@ ALLOWED_DYNAMIC_CYPHER = {
     ("lineage/writer.py", "ensure_schema"),    # constraint/index names, labels from model.schema()
     # SQL, not Cypher: the Swift database reader picks optional columns and tables that exist
     # from fixed lists (swift_prov.RESOURCE_COLUMNS, mapped / primitive / stage_in tables)
-    ("lineage/loaders/swift_db.py", "_execs"),
+    ("lineage/sources/swift/db.py", "_execs"),
     # the Neo4j Browser guide's `:param` lines: expressions over the templates' own header
     # examples (JSON-quoted literals from cypher/*.cypher), shown to the user, never input data
     ("lineage/report/guide.py", "_uid_lookup"),

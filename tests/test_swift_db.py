@@ -4,8 +4,9 @@ import psycopg
 import pytest
 
 from lineage.errors import ParseError
-from lineage.loaders import swift_db, swift_log
-from lineage.loaders.base import LoadReport
+from lineage.sources.swift import db as swift_db
+from lineage.sources.swift import log as swift_log
+from lineage.sources.base import LoadReport
 
 from .conftest import SAMPLES
 from .swift_oracle import importer_counts

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from lineage import loaders
+from lineage.sources import registry as loaders
 from lineage.errors import ParseError
-from lineage.loaders import swift_log
-from lineage.loaders.base import LoadReport
+from lineage.sources.swift import log as swift_log
+from lineage.sources.base import LoadReport
 from lineage.records import Edge, Node
 
 from .conftest import SAMPLES

@@ -11,8 +11,8 @@ import psycopg
 import pytest
 
 from lineage import templates
-from lineage.loaders import swift_log
-from lineage.loaders.base import LoadReport
+from lineage.sources.swift import log as swift_log
+from lineage.sources.base import LoadReport
 
 from .conftest import SAMPLES
 from .swift_oracle import importer_counts

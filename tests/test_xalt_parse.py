@@ -6,12 +6,13 @@ import random
 
 import pytest
 
-from lineage import loaders
+from lineage.sources import registry as loaders
 from lineage.errors import ParseError
-from lineage.loaders.base import LoadReport
-from lineage.loaders.xalt import parse_json
-from lineage.loaders.xalt_records import check_crc, crc16_ccitt
-from lineage.loaders.xalt_syslog import parse_syslog, parse_syslog_lines
+from lineage.settings import LoadOptions, Settings
+from lineage.sources.base import LoadReport
+from lineage.sources.xalt.jsonfiles import parse_json
+from lineage.sources.xalt.mapping import check_crc, crc16_ccitt
+from lineage.sources.xalt.syslog import parse_syslog, parse_syslog_lines
 from lineage.records import Edge, Node
 
 from .conftest import SAMPLES
@@ -19,8 +20,9 @@ from .xalt_helpers import (BUILD_UUID, EXE_SHA1, LINK_RT, LINK_S2, RUN_AAA, RUN_
                            signed, syslog_lines, zzz_from_aaa)
 
 
-def parse(path, lenient=False):
-    report = LoadReport(str(path), "xalt-json", lenient=lenient)
+def parse(path, lenient=False, xalt_env="filtered"):
+    report = LoadReport(str(path), "xalt-json", lenient=lenient,
+                        options=LoadOptions(lenient=lenient, xalt_env=xalt_env))
     return list(parse_json(path, report)), report
 
 
@@ -174,9 +176,8 @@ def _env_run(tmp_path):
 
 
 @pytest.mark.parametrize("mode", ["filtered", "all", "none"])
-def test_env_modes(tmp_path, monkeypatch, mode):
-    monkeypatch.setenv("LINEAGE_XALT_ENV", mode)
-    records, _ = parse(_env_run(tmp_path))
+def test_env_modes(tmp_path, mode):
+    records, _ = parse(_env_run(tmp_path), xalt_env=mode)
     [run] = nodes(records, "Execution").values()
     if mode == "none":
         assert "env" not in run.props or run.props["env"] is None
@@ -192,10 +193,11 @@ def test_env_modes(tmp_path, monkeypatch, mode):
         assert "hunter2" not in run.props["env"] and "t0k3n" not in run.props["env"]
 
 
-def test_unknown_env_mode_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setenv("LINEAGE_XALT_ENV", "some")
-    with pytest.raises(ValueError):
-        parse(_env_run(tmp_path))
+def test_unknown_env_mode_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="xalt_env='some'"):
+        parse(_env_run(tmp_path), xalt_env="some")
+    with pytest.raises(ValueError, match="LINEAGE_XALT_ENV|xalt_env"):
+        Settings.from_env({"LINEAGE_XALT_ENV": "some"})
 
 
 # ------------------------------------------------------------------ syslog

@@ -7,7 +7,7 @@ import base64
 import json
 import zlib
 
-from lineage.loaders.xalt_records import crc16_ccitt
+from lineage.sources.xalt.mapping import crc16_ccitt
 
 from .conftest import SAMPLES
 

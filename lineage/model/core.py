@@ -65,7 +65,7 @@ class ModelError(ValueError):
     """A record the model does not allow: an undeclared property, a wrong type, a bad uid part.
 
     >>> str(ModelError("Job", "colour", "is not a declared property"))
-    "Job.colour: is not a declared property"
+    'Job.colour: is not a declared property'
     """
 
     def __init__(self, kind: str, prop: str | None, problem: str):

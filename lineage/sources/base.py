@@ -8,7 +8,7 @@ counted with :meth:`LoadReport.skip`.
 
 >>> r = LoadReport("x.bp", "pegasus-bp", lenient=True)
 >>> r.skip("x.bp", 3, "a key=value pair", "garbage")
->>> r.skipped
+>>> dict(r.skipped)
 {'expected a key=value pair': 1}
 """
 

@@ -1,7 +1,8 @@
-"""The input formats lineage-explorer reads, one module per format family.
+"""The registry of input formats: every source's readers, in detection order.
 
-Each module declares ``FORMATS``; :func:`formats` lists them all, :func:`detect` finds the
-one that reads a given file.
+Each reader module of a source (``READERS`` in ``lineage/sources/<source>/__init__.py``)
+declares ``FORMATS``; :func:`formats` lists them all, :func:`detect` finds the one that
+reads a given file, :func:`for_url` the one that reads a database URL.
 
 >>> [f.name for f in formats() if f.source == "pegasus"][:1]
 ['pegasus-bp']
@@ -13,30 +14,21 @@ import importlib
 from pathlib import Path
 
 from ..errors import UnknownFormatError
+from . import SOURCES
 from .base import Format, LoadReport
 
-__all__ = ["Format", "LoadReport", "formats", "detect", "SOURCES", "HEAD_BYTES"]
+__all__ = ["Format", "LoadReport", "formats", "detect", "for_url", "SOURCES", "HEAD_BYTES"]
 
-#: Loader modules, in detection order (the first format whose detector accepts a file wins).
-_MODULES = (
-    "pegasus_bp",
-    "pegasus_db",
-    "pegasus_json",
-    "swift_log",
-    "swift_db",
-    "chimbuko",
-    "xalt",
-)
-
-SOURCES = ("pegasus", "swift", "chimbuko", "xalt")
 HEAD_BYTES = 64 * 1024
 
 
 def formats() -> list[Format]:
     """Every registered format."""
     out: list[Format] = []
-    for name in _MODULES:
-        out.extend(importlib.import_module(f"{__name__}.{name}").FORMATS)
+    for source in SOURCES:  # detection order: sources in order, each source's readers in order
+        package = importlib.import_module(f"lineage.sources.{source}")
+        for reader in package.READERS:
+            out.extend(importlib.import_module(f"lineage.sources.{source}.{reader}").FORMATS)
     return out
 
 

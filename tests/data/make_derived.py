@@ -18,7 +18,7 @@ sys.path.insert(0, str(HERE.parent.parent))
 
 
 from lineage.cli import samples_dir  # noqa: E402
-from lineage.loaders.netlogger import parse_line  # noqa: E402
+from lineage.sources.pegasus.netlogger import parse_line  # noqa: E402
 from tests.xalt_helpers import syslog_lines  # noqa: E402
 
 

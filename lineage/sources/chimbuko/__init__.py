@@ -1,1 +1,8 @@
-"""The chimbuko source: its model, readers and mapping."""
+"""Chimbuko: provenance database exports (JSON) and UnQLite shards.
+
+``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
+and each module in :data:`READERS` reads one input format (its ``FORMATS``).
+"""
+
+#: Reader modules, in the order their formats are tried when detecting a file.
+READERS = ('mapping',)

@@ -17,7 +17,7 @@ What is read (the record schema of CODARcode/PerformanceAnalysis, ``provdb_schem
 An event label ``rank:io_step:idx`` is unique only within a program, so an execution's uid
 is ``chimbuko:event:<pid>:<label>``; the same execution seen in many records is one node.
 
->>> from lineage.loaders.base import LoadReport
+>>> from lineage.sources.base import LoadReport
 >>> rec = {"pid": 0, "rid": 1, "tid": 0, "event_id": "1:0:7", "fid": 3, "func": "f",
 ...        "entry": 10, "exit": 20, "runtime_total": 10, "runtime_exclusive": 10,
 ...        "io_step": 0, "call_stack": [{"event_id": "1:0:7", "fid": 3, "func": "f",
@@ -36,10 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from .. import model
-from ..sources.chimbuko import model as chimbuko_model
-from ..records import Edge, Node, Record, as_json
-from .base import Format, LoadReport
+from ... import model
+from . import model as chimbuko_model
+from ...records import Edge, Node, Record, as_json
+from ..base import Format, LoadReport
 
 EVENT_COLLECTIONS = ("anomalies", "normalexecs")
 MAIN_COLLECTIONS = ("anomalies", "normalexecs", "metadata")

@@ -1,1 +1,8 @@
-"""The pegasus source: its model, readers and mapping."""
+"""Pegasus (Stampede): NetLogger BP streams, monitord JSON lines and stampede databases.
+
+``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
+and each module in :data:`READERS` reads one input format (its ``FORMATS``).
+"""
+
+#: Reader modules, in the order their formats are tried when detecting a file.
+READERS = ('bp', 'db', 'jsonl')

@@ -6,7 +6,7 @@ Both spellings are read: ``event=stampede.job.info level=Info`` (monitord) and
 ``WAS_INFORMED_BY`` from child to parent; each attempt of a job is a ``JobInstance`` with
 its time-ordered states.
 
->>> from lineage.loaders.base import LoadReport
+>>> from lineage.sources.base import LoadReport
 >>> lines = ['ts=1 event=stampede.wf.plan xwf.id=w dax.label=d',
 ...          'ts=2 event=stampede.job.info xwf.id=w job.id=j type=1 type_desc=compute']
 >>> recs = list(parse_lines(lines, LoadReport("x.bp", "pegasus-bp")))
@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from .. import model
-from ..sources.pegasus import model as pegasus_model
-from ..records import Edge, Node, Record
-from . import pegasus_common as pc
-from .base import Format, LoadReport
+from ... import model
+from . import model as pegasus_model
+from ...records import Edge, Node, Record
+from . import mapping as pc
+from ..base import Format, LoadReport
 from .netlogger import BPSyntaxError, parse_line, parse_timestamp
 
 MAX_LINE = 16 * 1024 * 1024  # bytes; a longer line is malformed, not data (never read whole)

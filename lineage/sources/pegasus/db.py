@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import quote
 
-from .. import model
-from ..sources.pegasus import model as pegasus_model
-from ..errors import LineageError
-from ..records import Edge, Node, Record
-from . import pegasus_common as pc
-from .base import Format, LoadReport
+from ... import model
+from . import model as pegasus_model
+from ...errors import LineageError
+from ...records import Edge, Node, Record
+from . import mapping as pc
+from ..base import Format, LoadReport
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: Tables without which a database is not a Stampede database.

@@ -19,9 +19,9 @@ import re
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..records import Record
-from .base import Format, LoadReport
-from .pegasus_bp import MAX_LINE, handle_events, utf8_lines
+from ...records import Record
+from ..base import Format, LoadReport
+from .bp import MAX_LINE, handle_events, utf8_lines
 
 #: Every dotted key the Stampede event handlers read.
 BP_KEYS = (

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
-from ..sources.pegasus import model as pegasus_model
+from . import model as pegasus_model
 
 #: Bound on the stdout / stderr text kept per job instance (characters).
 MAX_TEXT = 8192

@@ -7,7 +7,7 @@ Reads, in one read-only transaction, the tables the importer fills: ``run``, ``s
 tables ``annot_{script_run,function_call,app_exec,dataset}_{num,text}``. Tables other than
 ``run``, ``fun_call`` and ``ds`` may be missing (older databases): they are reported and
 skipped. The records are those the log loader makes (same uids and properties), through the
-shared model in :mod:`lineage.loaders.swift_prov`; annotations become ``annot_<key>``
+shared model in :mod:`lineage.sources.swift.mapping`; annotations become ``annot_<key>``
 properties.
 
 The URL is any libpq URL: ``postgresql://user@host:5432/provdb`` (``postgres://`` and
@@ -25,12 +25,12 @@ import re
 from decimal import Decimal
 from typing import Iterator
 
-from ..errors import LineageError
-from ..records import Node, Record
-from .. import model
-from ..sources.swift import model as swift_model
-from . import swift_prov as sp
-from .base import Format, LoadReport
+from ...errors import LineageError
+from ...records import Node, Record
+from ... import model
+from . import model as swift_model
+from . import mapping as sp
+from ..base import Format, LoadReport
 
 REQUIRED = ("run", "fun_call", "ds")
 ANNOTATED = {

@@ -24,7 +24,7 @@ before (a multi-line message) and never start a provenance fact of their own. A 
 ``PARAM`` lines was written without provenance logging: it yields nothing, with a warning
 (as the importer, which skipped logs without ``provenanceid``).
 
->>> from lineage.loaders.base import LoadReport
+>>> from lineage.sources.base import LoadReport
 >>> lines = ["2009-03-16 17:11:31,599+0100 INFO  unknown RUNID id=tag:x,2007:swift:run:R1",
 ...          "2009-03-16 17:11:31,697+0100 INFO  vdl:parameterlog PARAM thread=0 "
 ...          "direction=output variable=t provenanceid=tag:x:dataset:D1"]
@@ -43,9 +43,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..records import Record
-from . import swift_prov as sp
-from .base import Format, LoadReport
+from ...records import Record
+from . import mapping as sp
+from ..base import Format, LoadReport
 
 MAX_LINE = 4 * 1024 * 1024
 MAX_SCRIPT = 16 * 1024 * 1024

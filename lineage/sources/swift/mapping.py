@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .. import model
-from ..sources.swift import model as swift_model
-from ..records import Edge, Node, Record
+from ... import model
+from . import model as swift_model
+from ...records import Edge, Node, Record
 
 #: Function call types of the provenance database (fun_call.type).
 CALL_TYPES = ("execute", "function", "operator", "compound", "scope", "internal",

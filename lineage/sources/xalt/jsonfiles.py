@@ -31,10 +31,10 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from ..records import Record
-from .base import Format, LoadReport
-from .xalt_records import file_kind, record_to_graph
-from .xalt_syslog import detect_syslog, parse_syslog
+from ...records import Record
+from ..base import Format, LoadReport
+from .mapping import file_kind, record_to_graph
+from .syslog import detect_syslog, parse_syslog
 
 MAX_RECORD_BYTES = 256 * 1024 * 1024  # one XALT record file; larger is not a record
 _KEY_MARKERS = (

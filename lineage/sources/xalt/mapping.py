@@ -3,7 +3,7 @@
 XALT writes one JSON record when a program is linked (``link``), when a tracked program
 starts (``run`` ``aaa``, end time 0) and ends (``run`` ``zzz``), and one per package a
 Python, R or MATLAB program imports (``pkg``). The same record may arrive as a file or as
-syslog chunks (:mod:`lineage.loaders.xalt_syslog`); both end up in :func:`record_to_graph`.
+syslog chunks (:mod:`lineage.sources.xalt.syslog`); both end up in :func:`record_to_graph`.
 
 The crc: newer XALT starts every record with ``{"crc":"0xHHHH",`` where HHHH is the
 CRC-16/CCITT-FALSE (polynomial 0x1021, initial value 0xFFFF, no reflection, no final xor;
@@ -31,10 +31,10 @@ import re
 from pathlib import PurePosixPath
 from typing import Any, Iterator
 
-from .. import model
-from ..sources.xalt import model as xalt_model
-from ..records import Edge, Node, Record, as_json
-from .base import LoadReport
+from ... import model
+from . import model as xalt_model
+from ...records import Edge, Node, Record, as_json
+from ..base import LoadReport
 
 SOURCE = "xalt"
 
@@ -534,7 +534,7 @@ def record_to_graph(rec: Any, raw: bytes | None, report: LoadReport, where: str,
                     env: str | None = None) -> Iterator[Record]:
     """Nodes and edges of one decoded XALT record; ``raw`` is its text for the crc check.
 
-    >>> from lineage.loaders.base import LoadReport
+    >>> from lineage.sources.base import LoadReport
     >>> r = LoadReport("x", "xalt-json")
     >>> recs = list(record_to_graph({"xalt_run_uuid": "u", "package_name": "numpy",
     ...     "program": "python"}, None, r, "record 1"))

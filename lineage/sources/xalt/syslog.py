@@ -16,7 +16,7 @@ Records still missing chunks at the end of the file are reported (a warning each
 ``incomplete_records`` counter), not loaded: when a record straddles a log rotation,
 concatenate the files and load the result. Other lines are ignored and counted.
 
->>> from lineage.loaders.base import LoadReport
+>>> from lineage.sources.base import LoadReport
 >>> rec = '{"program":"R","xalt_run_uuid":"u9","package_name":"dplyr"}'
 >>> lines = [f"Jan 1 00:00:00 n1 XALT_LOGGING_s2: V:3 kind:pkg idx:1 nb:2 syshost:s2 "
 ...          f"key:pkg_u9 value:{rec[30:]}",
@@ -24,7 +24,7 @@ concatenate the files and load the result. Other lines are ignored and counted.
 ...          f"key:pkg_u9 value:{rec[:30]}"]
 >>> r = LoadReport("syslog", "xalt-syslog")
 >>> [x.uid for x in parse_syslog_lines(lines, r) if hasattr(x, "uid")]
-['xalt:package:R:dplyr::', 'xalt:run:u9']
+['xalt:package:R:dplyr', 'xalt:run:u9']
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..records import Record
-from .base import LoadReport
-from .xalt_records import record_to_graph
+from ...records import Record
+from ..base import LoadReport
+from .mapping import record_to_graph
 
 TAG = "XALT_LOGGING"
 _VERSION = re.compile(r"(?:^|[\s:])V:(\d+)(?=\s)")
