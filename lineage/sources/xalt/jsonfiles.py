@@ -13,7 +13,7 @@ not match is *reported*, not fatal, in both modes: a warning, the ``crc_bad`` co
 and a record re-serialized by a tool (pretty-printed, say) keeps a crc that no longer fits.
 
 The environment is kept as the JSON property ``env`` of the execution, as
-``LINEAGE_XALT_ENV`` (or ``lineage load --xalt-env``) says: ``filtered`` (default: values
+the load's ``xalt_env`` option (``lineage load --env``) says: ``filtered`` (default: values
 of secret-looking names such as ``*TOKEN*``, ``*PASSWORD*``, ``*SECRET*``, ``*KEY*``
 redacted), ``all`` or ``none``.
 
