@@ -66,8 +66,14 @@ def as_json(value: Any) -> str:
 
     >>> as_json({"b": 1, "a": [1, 2]})
     '{"a": [1, 2], "b": 1}'
+    >>> as_json({None: 1, "a": 2})      # keys of mixed types are written as JSON writes them
+    '{"a": 2, "null": 1}'
     """
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    except TypeError:  # keys that cannot be compared (None next to text): as JSON spells them
+        plain = json.loads(json.dumps(value, ensure_ascii=False, default=str))
+        return json.dumps(plain, sort_keys=True, ensure_ascii=False)
 
 
 def clean_props(props: dict[str, Any]) -> dict[str, Any]:

@@ -628,6 +628,19 @@ class _Reader:
         return roots[0] if len(roots) == 1 else None
 
     def files(self) -> Iterator[Record]:
+        """Files from workflow_files (with their direction), rc_lfn / rc_pfn and rc_meta."""
+        yield from self._workflow_files()
+        if not self.s.has("rc_lfn"):
+            return
+        # rc_lfn (with its pfns) and rc_meta: attached to the workflows workflow_files names,
+        # else to the one root workflow of the database
+        fallback = self._file_workflow()
+        owners = self._lfn_owners() if self.s.has("workflow_files") else {}
+        yield from self._replica_files(owners, fallback)
+        if self.s.has("rc_meta"):
+            yield from self._file_metadata(owners, fallback)
+
+    def _workflow_files(self) -> Iterator[Record]:
         from sqlalchemy import select
 
         s = self.s
@@ -657,13 +670,12 @@ class _Reader:
                 else:
                     yield Edge(model.USED, task_uid, uid,
                                {"direction": "input" if kind == "input" else "unknown"})
-        if not s.has("rc_lfn"):
-            return
+
+    def _replica_files(self, owners: dict, fallback: str | None) -> Iterator[Record]:
+        from sqlalchemy import select
+
+        s = self.s
         lfn = s.t["rc_lfn"]
-        fallback = self._file_workflow()
-        # rc_lfn (with its pfns) and rc_meta: attached to the workflows workflow_files names,
-        # else to the one root workflow of the database
-        owners = self._lfn_owners() if s.has("workflow_files") else {}
         pfn_cols = []
         stmt_from = lfn
         if s.has("rc_pfn"):
@@ -701,29 +713,33 @@ class _Reader:
             group.append(dict(r))
         if group:
             yield from flush(group)
-        if s.has("rc_meta"):
-            meta = s.t["rc_meta"]
-            stmt = select(s.c("rc_lfn", "lfn_id"), s.c("rc_lfn", "lfn"), s.c("rc_meta", "key"),
-                          s.c("rc_meta", "value")).select_from(
-                meta.join(lfn, meta.c.lfn_id == lfn.c.lfn_id))
-            for r in s.stream(stmt):
-                self._count("rc_meta")
-                xwfs = owners.get(r["rc_lfn_lfn_id"]) or ([fallback] if fallback else [])
-                for xwf in xwfs:
-                    key = r["rc_meta_key"]
-                    props = {"lfn": r["rc_lfn_lfn"], _prop(key): r["rc_meta_value"]}
-                    if key == "checksum.value":
-                        props["checksum"] = r["rc_meta_value"]
-                    elif key == "size":
-                        try:
-                            props["size"] = int(r["rc_meta_value"])
-                        except (TypeError, ValueError):
-                            pass
-                    yield Node(pegasus_model.FILE, pc.file_uid(xwf, r["rc_lfn_lfn"]), props)
         if unowned:
             self.report.warn(f"{self.where}: {unowned} replica-catalog files belong to no "
                              "workflow (no workflow_files rows, several root workflows); skipped")
             self.report.extra["unowned_files"] = unowned
+
+    def _file_metadata(self, owners: dict, fallback: str | None) -> Iterator[Record]:
+        from sqlalchemy import select
+
+        s = self.s
+        lfn, meta = s.t["rc_lfn"], s.t["rc_meta"]
+        stmt = select(s.c("rc_lfn", "lfn_id"), s.c("rc_lfn", "lfn"), s.c("rc_meta", "key"),
+                      s.c("rc_meta", "value")).select_from(
+            meta.join(lfn, meta.c.lfn_id == lfn.c.lfn_id))
+        for r in s.stream(stmt):
+            self._count("rc_meta")
+            xwfs = owners.get(r["rc_lfn_lfn_id"]) or ([fallback] if fallback else [])
+            for xwf in xwfs:
+                key = r["rc_meta_key"]
+                props = {"lfn": r["rc_lfn_lfn"], _prop(key): r["rc_meta_value"]}
+                if key == "checksum.value":
+                    props["checksum"] = r["rc_meta_value"]
+                elif key == "size":
+                    try:
+                        props["size"] = int(r["rc_meta_value"])
+                    except (TypeError, ValueError):
+                        pass
+                yield Node(pegasus_model.FILE, pc.file_uid(xwf, r["rc_lfn_lfn"]), props)
 
     def _lfn_owners(self) -> dict[int, list[str]]:
         """lfn_id -> workflows that use it (workflow_files is small next to jobstate)."""
