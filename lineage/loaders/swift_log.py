@@ -15,14 +15,20 @@ The rules are those of the original importer (swift-provenancedb's
 - ``vdl:execute START|END_* thread= tr=``: an application call (type ``execute``);
 - ``vdl:execute2 <EVENT> jobid= ...``: one execution attempt of it (``THREAD_ASSOCIATION``
   gives its thread, whose parent thread is the call; ``JOB_START`` the host);
+- ``vdl:dostagein START jobid= - Staging in files [..]`` and ``FILE_STAGE_OUT_START``: the
+  files an execution staged in and out (a stage-out line names its job, or belongs to the
+  open ``vdl:dostageout START jobid=``, see :meth:`_Reader.attach_stage_outs`);
 - the script source between ``BEGIN SWIFTSCRIPT`` and ``END SWIFTSCRIPT``;
 - the run: ``RUNID``, the Swift and CoG versions, start and duration (first and last log
   entry); it succeeded when the log says ``Swift finished with no errors``.
 
-A log entry starts with a timestamp; lines that do not are the continuation of the entry
-before (a multi-line message) and never start a provenance fact of their own. A log without
-``PARAM`` lines was written without provenance logging: it yields nothing, with a warning
-(as the importer, which skipped logs without ``provenanceid``).
+Each line is read by its spelling in :data:`SPELLINGS` (one entry per Swift vintage), so a
+value with spaces (a file name) stays whole. A log entry starts with a timestamp; lines that
+do not are the continuation of the entry before (a multi-line message) and never start a
+provenance fact of their own. A log without ``PARAM`` lines was written without provenance
+logging: it still yields what it holds (datasets, values, containment, app calls and
+executions), with a warning; the importer skipped such logs whole. Only a log with no Swift
+fact at all yields nothing.
 
 >>> from lineage.loaders.base import LoadReport
 >>> lines = ["2009-03-16 17:11:31,599+0100 INFO  unknown RUNID id=tag:x,2007:swift:run:R1",
@@ -270,8 +276,8 @@ def staged_name(host: str | None, directory: str, name: str) -> str:
 def same_file_key(url: str) -> str:
     """A file URL with repeated slashes in its path collapsed (for comparing spellings).
 
-    >>> same_file_key("file://localhost/a--array//elt-2") == same_file_key("file://localhost/a--array/elt-2")
-    True
+    >>> same_file_key("file://localhost/a--array//elt-2")
+    'file://localhost/a--array/elt-2'
     """
     scheme, sep, rest = url.partition("://")
     return scheme + sep + re.sub(r"/{2,}", "/", rest) if sep else re.sub(r"/{2,}", "/", url)
