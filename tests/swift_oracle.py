@@ -6,6 +6,10 @@ into rows: one ``fun_call`` per execute thread, per collection (its constructor)
 root thread; one ``ds`` per dataset id named anywhere; ``dataset_in``/``dataset_out`` rows
 keyed by (call, dataset, parameter). This module counts the same with plain regular
 expressions over the raw lines, so tests can hold the loader to it.
+
+One deliberate difference (issue 12): the importer skipped logs without ``provenanceid``
+whole, although they hold datasets, app executions, procedures and containment; the rules
+here apply to every log, and only a log with none of these facts counts as empty.
 """
 
 from __future__ import annotations
@@ -17,9 +21,6 @@ from pathlib import Path
 def importer_counts(path: Path) -> dict:
     text = Path(path).read_text(encoding="utf-8", errors="replace")
     lines = text.splitlines()
-    if "provenanceid" not in text:  # the importer skips such logs
-        return dict(runs=0, calls=0, executions=0, datasets=0, mapped=0, containment=0,
-                    parameter_edges=0)
 
     def grep(word):
         return [ln for ln in lines if f" {word} " in ln]
@@ -37,6 +38,9 @@ def importer_counts(path: Path) -> dict:
     other_threads = ({t for t, *_ in params} | procedures) - executes
     datasets = ({d for *_, d in params} | {x for pair in contain for x in pair}
                 | filenames | values)
+    if not (params or contain or filenames or values or executes or procedures or jobs):
+        return dict(runs=0, calls=0, executions=0, datasets=0, mapped=0, containment=0,
+                    parameter_edges=0)
     return dict(
         runs=1,
         calls=1 + len(executes) + len(parents) + len(other_threads),

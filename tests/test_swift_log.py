@@ -23,7 +23,8 @@ BY_HAND = {
     "0012-echo-map": (1, 2, 1, 3, 1, 0, 1),
     "002-param": (1, 2, 1, 3, 1, 0, 2),
     "0024-compound": (1, 3, 2, 6, 2, 0, 4),
-    "0026-function-param": (0, 0, 0, 0, 0, 0, 0),  # no PARAM lines: provenance was off
+    # no PARAM lines (provenance was off): the run, its root call and 10 VALUE datasets
+    "0026-function-param": (1, 1, 0, 10, 0, 0, 0),
     "003-strcat": (1, 2, 1, 6, 2, 0, 2),
     "004-strcat-in-arg": (1, 2, 1, 5, 1, 0, 2),
     "0053-toint": (1, 2, 1, 9, 3, 0, 2),

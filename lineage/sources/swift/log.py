@@ -15,14 +15,20 @@ The rules are those of the original importer (swift-provenancedb's
 - ``vdl:execute START|END_* thread= tr=``: an application call (type ``execute``);
 - ``vdl:execute2 <EVENT> jobid= ...``: one execution attempt of it (``THREAD_ASSOCIATION``
   gives its thread, whose parent thread is the call; ``JOB_START`` the host);
+- ``vdl:dostagein START jobid= - Staging in files [..]`` and ``FILE_STAGE_OUT_START``: the
+  files an execution staged in and out (a stage-out line names its job, or belongs to the
+  open ``vdl:dostageout START jobid=``, see :meth:`_Reader.attach_stage_outs`);
 - the script source between ``BEGIN SWIFTSCRIPT`` and ``END SWIFTSCRIPT``;
 - the run: ``RUNID``, the Swift and CoG versions, start and duration (first and last log
   entry); it succeeded when the log says ``Swift finished with no errors``.
 
-A log entry starts with a timestamp; lines that do not are the continuation of the entry
-before (a multi-line message) and never start a provenance fact of their own. A log without
-``PARAM`` lines was written without provenance logging: it yields nothing, with a warning
-(as the importer, which skipped logs without ``provenanceid``).
+Each line is read by its spelling in :data:`SPELLINGS` (one entry per Swift vintage), so a
+value with spaces (a file name) stays whole. A log entry starts with a timestamp; lines that
+do not are the continuation of the entry before (a multi-line message) and never start a
+provenance fact of their own. A log without ``PARAM`` lines was written without provenance
+logging: it still yields what it holds (datasets, values, containment, app calls and
+executions), with a warning; the importer skipped such logs whole. Only a log with no Swift
+fact at all yields nothing.
 
 >>> from lineage.sources.base import LoadReport
 >>> lines = ["2009-03-16 17:11:31,599+0100 INFO  unknown RUNID id=tag:x,2007:swift:run:R1",
@@ -54,7 +60,6 @@ _ENTRY = re.compile(
     r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[,.]\d+)?)([+-]\d\d:?\d\d|Z)?\s+"
     r"(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\s+(\S+)\s?(.*)$"
 )
-_KV = re.compile(r"(\w+)=(\S*)")
 _HEAD_MARKERS = (b"RUNID id=", b" vdl:execute", b"swift:dataset:", b"Swift svn swift-r",
                  b" PARAM thread=", b".swift: source file")
 
@@ -79,6 +84,111 @@ def _second(whole: str, zone: str) -> float:
     elif zone:
         moment = datetime.strptime(whole + zone.replace(":", ""), "%Y-%m-%d %H:%M:%S%z")
     return moment.timestamp()
+
+
+# ---------------------------------------------------------------- line spellings per vintage
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """One way a Swift build writes one provenance line.
+
+    ``keys`` are the ``key=`` fields the writer puts on the line, in its order;
+    ``required`` the ones the reader needs; ``text`` the ones whose value is free text that
+    may hold spaces (a file name, an argument list): Swift's writers concatenate
+    ``" key=" + value`` with no quoting, so such a value runs to the next key of the line, or
+    to its end. Every other value is an identifier and ends at the first blank.
+    """
+
+    vintage: str
+    keys: tuple[str, ...]
+    required: tuple[str, ...]
+    text: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        return f"{' '.join(k + '=' for k in self.required)} ({self.vintage})"
+
+
+#: Every spelling of every provenance line this reader accepts, per Swift vintage (the
+#: writers: ``AbstractDataNode.logContent`` for ROOTPATH/VALUE/FILENAME/CONTAINMENT,
+#: ``VDLFunction.logProvenanceResult``/``logProvenanceParameter`` for FUNCTION and
+#: FUNCTIONPARAMETER, ``vdl-int.k`` for ``vdl:execute2`` and the stage-in/out lines; the
+#: readers: swift-provenancedb's ``prepare-provenance-chart``/``prov-to-sql.sh`` and Swift's
+#: ``libexec/log-processing``). A line is read with the first spelling whose required keys
+#: it carries; one that fits none is malformed (an error naming file and line, or skipped and
+#: counted when lenient).
+SPELLINGS: dict[str, tuple[Spelling, ...]] = {
+    "PARAM": (Spelling("2008 onwards", ("thread", "direction", "variable", "provenanceid"),
+                       ("thread", "direction", "variable", "provenanceid")),),
+    "CONTAINMENT": (Spelling("2008 onwards", ("parent", "child"), ("parent", "child")),),
+    "FILENAME": (Spelling("2008 onwards", ("dataset", "filename"), ("dataset", "filename"),
+                          text=("filename",)),),
+    "VALUE": (Spelling("2008 onwards", ("dataset", "VALUE"), ("dataset",), text=("VALUE",)),),
+    "PROCEDURE": (Spelling("2008 onwards", ("thread", "name"), ("thread", "name")),),
+    "OPERATOR": (Spelling("2009 onwards", ("thread", "operator", "lhs", "rhs", "result"),
+                          ("thread", "operator", "lhs", "rhs", "result"),
+                          text=("operator",)),),
+    "FUNCTION": (
+        Spelling("provenance id, late 2009 onwards", ("id", "name", "result"),
+                 ("id", "name", "result")),
+        Spelling("March 2009, thread only", ("thread", "name", "result"), ("thread", "result")),
+    ),
+    "FUNCTIONPARAMETER": (
+        Spelling("provenance id, late 2009 onwards", ("id", "input", "name"), ("id", "input")),
+        Spelling("March 2009, thread only", ("thread", "input"), ("thread", "input")),
+    ),
+    "SCOPE": (Spelling("2009 onwards", ("thread",), ("thread",)),),
+    "RUNID": (Spelling("2007 onwards", ("id",), ()),),
+    "FILE_STAGE_OUT_START": (
+        Spelling("with the job id (as prov-to-sql.sh reads it)",
+                 ("srcname", "srcdir", "srchost", "destdir", "desthost", "provider", "jobid"),
+                 ("srcname", "jobid"), text=("srcname", "srcdir", "destdir")),
+        Spelling("vdl-int.k 2008-2012: the job is the open vdl:dostageout START jobid=",
+                 ("srcname", "srcdir", "srchost", "destdir", "desthost", "provider"),
+                 ("srcname",), text=("srcname", "srcdir", "destdir")),
+    ),
+    "vdl:execute": (Spelling("2007 onwards", ("thread", "tr"), ("thread",)),),
+    "vdl:execute2": (Spelling("2008 onwards",
+                              ("jobid", "thread", "host", "replicationGroup", "tr", "arguments",
+                               "tmpdir"),
+                              ("jobid",), text=("arguments", "tmpdir")),),
+    "vdl:dostagein": (Spelling("2008 onwards", ("jobid", "host"), ("jobid",)),),
+    "vdl:dostageout": (Spelling("2008 onwards", ("jobid", "host"), ("jobid",)),),
+}
+
+
+@lru_cache(maxsize=64)
+def _key_markers(keys: tuple[str, ...]) -> re.Pattern:
+    return re.compile(r"(?:^|(?<=\s))(" + "|".join(map(re.escape, keys)) + r")=")
+
+
+def fields(message: str, keys: tuple[str, ...], text: tuple[str, ...] = ()) -> dict:
+    """The ``key=value`` fields of a message as Swift writes them (first occurrence wins).
+
+    A ``text`` value runs to the next known key (or the end); any other value to the first
+    blank.
+
+    >>> fields("FILENAME dataset=d:1 filename=file://localhost/my data 1.txt",
+    ...        ("dataset", "filename"), ("filename",))
+    {'dataset': 'd:1', 'filename': 'file://localhost/my data 1.txt'}
+    >>> fields("srcname=a b.txt srcdir=x/ destdir= desthost=localhost",
+    ...        ("srcname", "srcdir", "destdir", "desthost"), ("srcname", "srcdir", "destdir"))
+    {'srcname': 'a b.txt', 'srcdir': 'x/', 'destdir': '', 'desthost': 'localhost'}
+    """
+    marks = []
+    for m in _key_markers(keys).finditer(message):
+        if all(m.group(1) != key for key, _, _ in marks):
+            marks.append((m.group(1), m.start(), m.end()))
+    out = {}
+    for i, (key, _, value_start) in enumerate(marks):
+        if key in text:
+            end = marks[i + 1][1] if i + 1 < len(marks) else len(message)
+            value = message[value_start:end]
+            out[key] = value[:-1] if i + 1 < len(marks) and value.endswith(" ") else value
+        else:
+            out[key] = message[value_start:].split(None, 1)[0] if \
+                message[value_start:value_start + 1].strip() else ""
+    return out
 
 
 @dataclass
@@ -142,6 +252,48 @@ class SwiftProvenance:
             yield from sp.io_records(call_id, ds_id, param, "output")
 
 
+@lru_cache(maxsize=None)
+def _all_keys(event: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The keys (and free-text keys) of every spelling of an event, in writing order."""
+    spellings = SPELLINGS[event]
+    keys = tuple(dict.fromkeys(k for s in spellings for k in s.keys))
+    text = tuple(dict.fromkeys(k for s in spellings for k in s.text))
+    return keys, text
+
+
+def staged_name(host: str | None, directory: str, name: str) -> str:
+    """The URL of a staged file, spelled as Swift's FILENAME lines spell it.
+
+    >>> staged_name("localhost", "", "001-echo.out")
+    'file://localhost/001-echo.out'
+    >>> staged_name("localhost", "_concurrent/a--array/", "elt-2")
+    'file://localhost/_concurrent/a--array//elt-2'
+    """
+    path = f"{directory}/{name}" if directory else name
+    return f"file://{host or 'localhost'}/{path.replace('/./', '/')}"
+
+
+def same_file_key(url: str) -> str:
+    """A file URL with repeated slashes in its path collapsed (for comparing spellings).
+
+    >>> same_file_key("file://localhost/a--array//elt-2")
+    'file://localhost/a--array/elt-2'
+    """
+    scheme, sep, rest = url.partition("://")
+    return scheme + sep + re.sub(r"/{2,}", "/", rest) if sep else re.sub(r"/{2,}", "/", url)
+
+
+def staged_in_names(text: str) -> list[str]:
+    """File names of a ``Staging in files [a, b c]`` list (a Java list: ``", "`` between).
+
+    >>> staged_in_names(" [file://localhost/in 1.txt, file://localhost/./b.txt]")
+    ['file://localhost/in 1.txt', 'file://localhost/b.txt']
+    """
+    text = text.strip()
+    names = text[1:-1].split(", ") if text.startswith("[") and text.endswith("]") else text.split()
+    return [n.strip().replace("/./", "/") for n in names if n.strip()]
+
+
 class _Reader:
     """Reads one log's entries in order and builds a :class:`SwiftProvenance`."""
 
@@ -162,12 +314,28 @@ class _Reader:
         self.param_threads: dict[str, None] = {}
         self.constructors: dict[str, str] = {}  # collection id -> constructor id suffix
         self.operators: list = []
-        self.functions: list = []
-        self.function_inputs: list = []
+        self.functions: list = []  # (call id suffix, name, result)
+        self.function_inputs: list = []  # (call id suffix, input)
+        self.thread_functions: dict[str, int] = {}  # March 2009: FUNCTION lines per thread
+        self.early_inputs: dict[str, list] = {}  # March 2009: inputs before their FUNCTION
+        self.open_stageouts: dict[str, None] = {}  # jobs inside vdl:dostageout START..END
+        self.stage_outs: list = []  # (file name, candidate jobs, most recent first)
         self.scopes: dict[str, None] = {}
         self.script_lines: list[str] | None = None
         self.script_size = 0
         self.in_script = False
+        self.by_word = {
+            "PARAM": self.on_param, "CONTAINMENT": self.on_containment,
+            "FILENAME": self.on_filename, "VALUE": self.on_value,
+            "PROCEDURE": self.on_procedure, "OPERATOR": self.on_operator,
+            "FUNCTION": self.on_function, "FUNCTIONPARAMETER": self.on_function_parameter,
+            "SCOPE": self.on_scope, "RUNID": self.on_runid,
+            "FILE_STAGE_OUT_START": self.on_stage_out_file,
+        }
+        self.by_class = {
+            "vdl:execute": self.execute, "vdl:execute2": self.execute2,
+            "vdl:dostagein": self.on_stage_in, "vdl:dostageout": self.on_stage_out,
+        }
 
     # ------------------------------------------------------------------ entries
     def dataset(self, ds_id: str) -> sp.Dataset:
@@ -176,88 +344,30 @@ class _Reader:
             ds = self.prov.datasets[ds_id] = sp.Dataset(ds_id)
         return ds
 
-    def need(self, kv: dict, keys: tuple[str, ...], event: str, lineno: int, text: str) -> bool:
-        missing = [k for k in keys if not kv.get(k)]
-        if missing:
-            self.report.skip(self.path, lineno,
-                             f"{event} with {' '.join(k + '=' for k in keys)}", text[:200])
-            return False
-        return True
+    def read(self, event: str, text: str, lineno: int, message: str) -> dict | None:
+        """The fields of a line by the first spelling of :data:`SPELLINGS` it fits, or None."""
+        kv = fields(text, *_all_keys(event))
+        spellings = SPELLINGS[event]
+        if any(all(kv.get(k) for k in s.required) for s in spellings):
+            return kv
+        expected = " or ".join(s.describe() for s in spellings)
+        self.report.skip(self.path, lineno, f"{event} with {expected}", message[:200])
+        return None
 
     def entry(self, lineno: int, when: float, cls: str, message: str, more: list[str]) -> None:
         if self.first_time is None:
             self.first_time = when
         self.last_time = when
         word, _, rest = message.partition(" ")
-        if cls == "vdl:execute":
-            self.execute(lineno, when, word, rest, message)
-        elif cls == "vdl:execute2":
-            self.execute2(lineno, when, word, rest, message)
-        elif word == "PARAM":
-            kv = dict(_KV.findall(rest))
-            keys = ("thread", "direction", "variable", "provenanceid")
-            if self.need(kv, keys, "PARAM", lineno, message):
-                if kv["direction"] not in ("input", "output"):
-                    self.report.skip(self.path, lineno, "PARAM direction=input|output",
-                                     kv["direction"])
-                    return
-                self.prov.provenance_lines += 1
-                self.param_threads.setdefault(kv["thread"], None)
-                self.dataset(kv["provenanceid"])
-                inputs = kv["direction"] == "input"
-                table = self.prov.dataset_in if inputs else self.prov.dataset_out
-                table[(kv["thread"], kv["provenanceid"], kv["variable"])] = None
-        elif word == "CONTAINMENT":
-            kv = dict(_KV.findall(rest))
-            if self.need(kv, ("parent", "child"), "CONTAINMENT", lineno, message):
-                self.dataset(kv["parent"]).collection = True
-                self.dataset(kv["child"])
-                self.prov.containment[(kv["parent"], kv["child"])] = None
-        elif word == "FILENAME":
-            kv = dict(_KV.findall(rest))
-            if self.need(kv, ("dataset", "filename"), "FILENAME", lineno, message):
-                ds = self.dataset(kv["dataset"])
-                if ds.filename is None:
-                    ds.filename = kv["filename"]
-                elif ds.filename != kv["filename"]:
-                    self.report.warn(f"{self.path}:{lineno}: dataset {kv['dataset']} mapped to "
-                                     f"{ds.filename!r} and {kv['filename']!r}; kept the first")
-        elif word == "VALUE":
-            m = re.match(r"dataset=(\S+) VALUE=(.*)$", rest, re.S)
-            if m is None:
-                self.report.skip(self.path, lineno, "VALUE dataset= VALUE=", message[:200])
-                return
-            value = m.group(2) if not more else "\n".join([m.group(2), *more])
-            ds = self.dataset(m.group(1))
-            if ds.value is None:
-                ds.value = value
-        elif word == "PROCEDURE":
-            kv = dict(_KV.findall(rest))
-            if self.need(kv, ("thread", "name"), "PROCEDURE", lineno, message):
-                self.procedures.setdefault(kv["thread"], kv["name"])
-        elif word == "OPERATOR":
-            m = re.match(r'thread=(\S+) operator="?(.*?)"? lhs=(\S+) rhs=(\S+) result=(\S+)', rest)
-            if m is None:
-                self.report.skip(self.path, lineno, "OPERATOR thread= operator= lhs= rhs= result=",
-                                 message[:200])
-                return
-            self.operators.append(m.groups())
-        elif word == "FUNCTION":
-            kv = dict(_KV.findall(rest))
-            if self.need(kv, ("id", "name", "result"), "FUNCTION", lineno, message):
-                self.functions.append((kv["id"], kv["name"], kv["result"]))
-        elif word == "FUNCTIONPARAMETER":
-            kv = dict(_KV.findall(rest))
-            if self.need(kv, ("id", "input"), "FUNCTIONPARAMETER", lineno, message):
-                self.function_inputs.append((kv["id"], kv["input"]))
-        elif word == "SCOPE":
-            kv = dict(_KV.findall(rest))
-            if self.need(kv, ("thread",), "SCOPE", lineno, message):
-                self.scopes.setdefault(kv["thread"], None)
-        elif word == "RUNID":
-            kv = dict(_KV.findall(rest))
-            self.runid_tag = kv.get("id") or self.runid_tag
-        elif "Swift finished with no errors" in message:
+        if word in self.by_word:
+            self.by_word[word](lineno, rest, message, more)
+        elif cls in self.by_class:
+            self.by_class[cls](lineno, when, word, rest, message)
+        else:
+            self.other(cls, message)
+
+    def other(self, cls: str, message: str) -> None:
+        if "Swift finished with no errors" in message:
             self.finished_ok = True
         elif cls == "Loader" and ": source file" in message and self.script_file is None:
             self.script_file = message.split(":", 1)[0].strip()
@@ -265,21 +375,122 @@ class _Reader:
             self.swift_version = m.group(1)
             cog = re.search(r"cog-r(\d+)", message)
             self.cog_version = cog.group(1) if cog else None
-        elif cls == "vdl:dostagein" and "Staging in files" in message:
-            kv = dict(_KV.findall(message))
-            files = message.split("Staging in files", 1)[1]
-            names = [f.strip("[], ") for f in files.split() if f.strip("[], ")]
-            if kv.get("jobid") and names:
-                self.jobs.setdefault(kv["jobid"], _Job()).stage_in.extend(names)
-        elif word == "FILE_STAGE_OUT_START":
-            kv = dict(_KV.findall(rest))
-            if kv.get("jobid") and kv.get("srcname"):
-                name = f"file://{kv.get('desthost', 'localhost')}/{kv['srcname']}"
-                self.jobs.setdefault(kv["jobid"], _Job()).stage_out.append(name)
+
+    def on_param(self, lineno, rest, message, more):
+        if (kv := self.read("PARAM", rest, lineno, message)) is None:
+            return
+        if kv["direction"] not in ("input", "output"):
+            self.report.skip(self.path, lineno, "PARAM direction=input|output", kv["direction"])
+            return
+        self.prov.provenance_lines += 1
+        self.param_threads.setdefault(kv["thread"], None)
+        self.dataset(kv["provenanceid"])
+        table = self.prov.dataset_in if kv["direction"] == "input" else self.prov.dataset_out
+        table[(kv["thread"], kv["provenanceid"], kv["variable"])] = None
+
+    def on_containment(self, lineno, rest, message, more):
+        if (kv := self.read("CONTAINMENT", rest, lineno, message)) is not None:
+            self.dataset(kv["parent"]).collection = True
+            self.dataset(kv["child"])
+            self.prov.containment[(kv["parent"], kv["child"])] = None
+
+    def on_filename(self, lineno, rest, message, more):
+        if (kv := self.read("FILENAME", rest, lineno, message)) is None:
+            return
+        ds = self.dataset(kv["dataset"])
+        if ds.filename is None:
+            ds.filename = kv["filename"]
+        elif ds.filename != kv["filename"]:
+            self.report.warn(f"{self.path}:{lineno}: dataset {kv['dataset']} mapped to "
+                             f"{ds.filename!r} and {kv['filename']!r}; kept the first")
+
+    def on_value(self, lineno, rest, message, more):
+        kv = self.read("VALUE", rest, lineno, message)
+        if kv is None or "VALUE" not in kv:
+            if kv is not None:
+                self.report.skip(self.path, lineno, "VALUE dataset= VALUE=", message[:200])
+            return
+        value = kv["VALUE"] if not more else "\n".join([kv["VALUE"], *more])
+        ds = self.dataset(kv["dataset"])
+        if ds.value is None:
+            ds.value = value
+
+    def on_procedure(self, lineno, rest, message, more):
+        if (kv := self.read("PROCEDURE", rest, lineno, message)) is not None:
+            self.procedures.setdefault(kv["thread"], kv["name"])
+
+    def on_operator(self, lineno, rest, message, more):
+        if (kv := self.read("OPERATOR", rest, lineno, message)) is not None:
+            self.operators.append((kv["thread"], kv["operator"].strip('"'), kv["lhs"], kv["rhs"],
+                                   kv["result"]))
+
+    def on_function(self, lineno, rest, message, more):
+        if (kv := self.read("FUNCTION", rest, lineno, message)) is None:
+            return
+        if kv.get("id"):
+            self.functions.append((kv["id"], kv.get("name"), kv["result"]))
+            return
+        # March 2009: no id; the n-th FUNCTION line of a thread is call function:<thread>:<n>
+        thread = kv["thread"]
+        n = self.thread_functions[thread] = self.thread_functions.get(thread, 0) + 1
+        suffix = f"function:{thread}:{n}"
+        self.functions.append((suffix, kv.get("name"), kv["result"]))
+        for value in self.early_inputs.pop(thread, []):
+            self.function_inputs.append((suffix, value))
+
+    def on_function_parameter(self, lineno, rest, message, more):
+        if (kv := self.read("FUNCTIONPARAMETER", rest, lineno, message)) is None:
+            return
+        if kv.get("id"):
+            self.function_inputs.append((kv["id"], kv["input"]))
+            return
+        thread = kv["thread"]
+        if thread in self.thread_functions:  # an input of the thread's latest function
+            self.function_inputs.append((f"function:{thread}:{self.thread_functions[thread]}",
+                                         kv["input"]))
+        else:  # logged before its FUNCTION line: it belongs to the thread's next function
+            self.early_inputs.setdefault(thread, []).append(kv["input"])
+
+    def on_scope(self, lineno, rest, message, more):
+        if (kv := self.read("SCOPE", rest, lineno, message)) is not None:
+            self.scopes.setdefault(kv["thread"], None)
+
+    def on_runid(self, lineno, rest, message, more):
+        kv = self.read("RUNID", rest, lineno, message)
+        self.runid_tag = (kv or {}).get("id") or self.runid_tag
+
+    def on_stage_out_file(self, lineno, rest, message, more):
+        if (kv := self.read("FILE_STAGE_OUT_START", rest, lineno, message)) is None:
+            return
+        name = staged_name(kv.get("desthost"), kv.get("destdir", ""), kv["srcname"])
+        if kv.get("jobid"):
+            self.stage_outs.append((name, [kv["jobid"]]))
+        elif self.open_stageouts:
+            self.stage_outs.append((name, list(reversed(self.open_stageouts))))
+        else:
+            self.report.unknown_item("FILE_STAGE_OUT_START outside vdl:dostageout START..END")
+
+    def on_stage_out(self, lineno, when, word, rest, message):
+        if word not in ("START", "END"):
+            return
+        if (kv := self.read("vdl:dostageout", rest, lineno, message)) is None:
+            return
+        if word == "START":
+            self.open_stageouts[kv["jobid"]] = None
+        else:
+            self.open_stageouts.pop(kv["jobid"], None)
+
+    def on_stage_in(self, lineno, when, word, rest, message):
+        if word != "START" or "Staging in files" not in message:
+            return
+        if (kv := self.read("vdl:dostagein", rest, lineno, message)) is None:
+            return
+        names = staged_in_names(message.split("Staging in files", 1)[1])
+        if names:
+            self.jobs.setdefault(kv["jobid"], _Job()).stage_in.extend(names)
 
     def execute(self, lineno, when, word, rest, message):
-        kv = dict(_KV.findall(rest))
-        if not self.need(kv, ("thread",), f"vdl:execute {word}", lineno, message):
+        if (kv := self.read("vdl:execute", rest, lineno, message)) is None:
             return
         ex = self.executes.setdefault(kv["thread"], _Execute())
         ex.tr = ex.tr or kv.get("tr")
@@ -293,8 +504,7 @@ class _Reader:
             self.report.unknown_item(f"vdl:execute {word}")
 
     def execute2(self, lineno, when, word, rest, message):
-        kv = dict(_KV.findall(rest))
-        if not self.need(kv, ("jobid",), f"vdl:execute2 {word}", lineno, message):
+        if (kv := self.read("vdl:execute2", rest, lineno, message)) is None:
             return
         job = self.jobs.setdefault(kv["jobid"], _Job())
         job.events.append(word)
@@ -305,9 +515,8 @@ class _Reader:
         job.tr = kv.get("tr") or job.tr
         job.tmpdir = kv.get("tmpdir") or job.tmpdir
         job.replication_group = kv.get("replicationGroup") or job.replication_group
-        if word == "JOB_START":
-            m = re.search(r"arguments=(\[.*?\]) tmpdir=", rest)
-            job.arguments = m.group(1) if m else job.arguments
+        if word == "JOB_START" and kv.get("arguments"):
+            job.arguments = kv["arguments"]
 
     # ------------------------------------------------------------------ script source
     def raw_line(self, text: str) -> bool:
@@ -335,9 +544,15 @@ class _Reader:
             return f"{prefix}-{tail}" if prefix else tail
         return stem
 
+    def holds_facts(self) -> bool:
+        """Whether the log says anything to load (with or without provenance lines)."""
+        return bool(self.prov.provenance_lines or self.prov.datasets or self.executes
+                    or self.jobs or self.procedures or self.functions or self.function_inputs
+                    or self.operators or self.scopes)
+
     def finish(self) -> SwiftProvenance:
         prov = self.prov
-        if not prov.provenance_lines:
+        if not self.holds_facts():
             return prov
         run_id = self.run_id()
         script_hash = None
@@ -352,6 +567,20 @@ class _Reader:
             start_time=self.first_time, duration=duration, script_filename=self.script_file,
             script_hash=script_hash,
         )
+        self.add_calls(run_id)
+        self.add_call_io(run_id)
+        self.attach_stage_outs(run_id)
+        for job_id, job in self.jobs.items():
+            self.add_exec(run_id, job_id, job)
+        for ex in prov.execs.values():
+            if ex.call_id:
+                call = prov.calls[ex.call_id]
+                call.attempts = (call.attempts or 0) + 1
+        return prov
+
+    def add_calls(self, run_id: str) -> None:
+        """One call per execute thread, collection, operator, function, scope, other thread."""
+        prov = self.prov
 
         def cid(suffix: str) -> str:
             return f"{run_id}:{suffix}"
@@ -371,21 +600,12 @@ class _Reader:
             suffix = out_id.rsplit("-", 1)[-1]
             self.constructors[out_id] = cid(suffix)
             add_call(sp.Call(cid(suffix), run_id, "constructor", name="constructor"))
-        for thread, name, lhs, rhs, result in self.operators:
-            op = add_call(sp.Call(cid(f"operator:{thread}"), run_id, "operator", name=name))
-            for ds_id, param, table in ((lhs, "lhs", prov.dataset_in),
-                                        (rhs, "rhs", prov.dataset_in),
-                                        (result, "result", prov.dataset_out)):
-                self.dataset(ds_id)
-                table[(op.id, ds_id, param)] = None
-        for fid, name, result in self.functions:
-            fn = add_call(sp.Call(cid(fid), run_id, "function", name=name))
-            self.dataset(result)
-            prov.dataset_out[(fn.id, result, "result")] = None
-        for fid, value in self.function_inputs:
-            self.dataset(value)
+        for thread, name, *_ in self.operators:
+            add_call(sp.Call(cid(f"operator:{thread}"), run_id, "operator", name=name))
+        for fid, name, _ in self.functions:
+            add_call(sp.Call(cid(fid), run_id, "function", name=name))
+        for fid, _ in self.function_inputs:
             add_call(sp.Call(cid(fid), run_id, "function"))
-            prov.dataset_in[(cid(fid), value, "undefined")] = None
         for thread in self.scopes:
             add_call(sp.Call(cid(thread), run_id, "scope", name="scope"))
         for thread in [*self.param_threads, *self.procedures]:
@@ -393,31 +613,93 @@ class _Reader:
                 # known only from PARAM/PROCEDURE lines: a call of no declared type
                 add_call(sp.Call(cid(thread), run_id, None, name=self.procedures.get(thread)))
                 self.report.extra["untyped_calls"] = self.report.extra.get("untyped_calls", 0) + 1
+
+    def add_call_io(self, run_id: str) -> None:
+        """Parameter edges of operators, functions and constructors; thread ids to call ids."""
+        prov = self.prov
+        for thread, _, lhs, rhs, result in self.operators:
+            op_id = f"{run_id}:operator:{thread}"
+            for ds_id, param, table in ((lhs, "lhs", prov.dataset_in),
+                                        (rhs, "rhs", prov.dataset_in),
+                                        (result, "result", prov.dataset_out)):
+                self.dataset(ds_id)
+                table[(op_id, ds_id, param)] = None
+        for fid, _, result in self.functions:
+            self.dataset(result)
+            prov.dataset_out[(f"{run_id}:{fid}", result, "result")] = None
+        for fid, value in self.function_inputs:
+            self.dataset(value)
+            prov.dataset_in[(f"{run_id}:{fid}", value, "undefined")] = None
         # constructors: members in, collection out
         for out_id, in_id in prov.containment:
             prov.dataset_in[(self.constructors[out_id], in_id, "element")] = None
             prov.dataset_out[(self.constructors[out_id], out_id, "collection")] = None
         # PARAM lines name threads; the tables hold call ids
-        prov.dataset_in = {(k[0] if k[0] in prov.calls else cid(k[0]), k[1], k[2]): None
+        prov.dataset_in = {(k[0] if k[0] in prov.calls else f"{run_id}:{k[0]}", k[1], k[2]): None
                            for k in prov.dataset_in}
-        prov.dataset_out = {(k[0] if k[0] in prov.calls else cid(k[0]), k[1], k[2]): None
-                            for k in prov.dataset_out}
-        for job_id, job in self.jobs.items():
-            self.add_exec(run_id, job_id, job)
-        for ex in prov.execs.values():
-            if ex.call_id:
-                call = prov.calls[ex.call_id]
-                call.attempts = (call.attempts or 0) + 1
-        return prov
+        prov.dataset_out = {(k[0] if k[0] in prov.calls else f"{run_id}:{k[0]}", k[1], k[2]):
+                            None for k in prov.dataset_out}
+
+    def output_files(self) -> dict[str, set]:
+        """Call id -> the file names of its outputs and of their members, at any depth."""
+        members: dict[str, list] = {}
+        for out_id, in_id in self.prov.containment:
+            members.setdefault(out_id, []).append(in_id)
+        files: dict[str, set] = {}
+        for call_id, ds_id, _ in self.prov.dataset_out:
+            todo, seen = [ds_id], set()
+            while todo:
+                current = todo.pop()
+                if current in seen:
+                    continue
+                seen.add(current)
+                ds = self.prov.datasets.get(current)
+                if ds is not None and ds.filename:
+                    files.setdefault(call_id, set()).add(same_file_key(ds.filename))
+                todo.extend(members.get(current, ()))
+        return files
+
+    def attach_stage_outs(self, run_id: str) -> None:
+        """Give each FILE_STAGE_OUT_START to its job.
+
+        A line with ``jobid=`` names it. Otherwise the job is the one whose
+        ``vdl:dostageout START`` is open; when several are (parallel jobs), the one whose
+        call produced a dataset mapped to that file, else the latest opened (counted and
+        warned as ``stage_out_ambiguous``).
+        """
+        outputs = None
+        for name, candidates in self.stage_outs:
+            known = [j for j in candidates if j in self.jobs]
+            if not known:
+                self.report.unknown_item("FILE_STAGE_OUT_START of a job without vdl:execute2")
+                continue
+            job_id = known[0]
+            if len(known) > 1:
+                outputs = self.output_files() if outputs is None else outputs
+                key = same_file_key(name)
+                owners = [j for j in known
+                          if key in outputs.get(self.call_of(run_id, self.jobs[j]) or "", ())]
+                if len(owners) == 1:
+                    job_id = owners[0]
+                else:
+                    self.report.extra["stage_out_ambiguous"] = \
+                        self.report.extra.get("stage_out_ambiguous", 0) + 1
+                    self.report.warn(f"{self.path}: stage-out {name} fits jobs {known}; "
+                                     f"given to {job_id}, the latest opened")
+            stage_out = self.jobs[job_id].stage_out
+            if name not in stage_out:
+                stage_out.append(name)
+
+    def call_of(self, run_id: str, job: _Job) -> str | None:
+        """The execute call of a job: its thread without the last (attempt) part."""
+        parent = (job.thread or "").rpartition("-")[0]
+        return f"{run_id}:{parent}" if parent and f"{run_id}:{parent}" in self.prov.calls \
+            else None
 
     def add_exec(self, run_id: str, job_id: str, job: _Job) -> None:
-        call_id = None
-        attempt = None
-        if job.thread:
-            parent, _, last = job.thread.rpartition("-")
-            attempt = int(last) if last.isdigit() else None
-            if parent and f"{run_id}:{parent}" in self.prov.calls:
-                call_id = f"{run_id}:{parent}"
+        call_id = self.call_of(run_id, job)
+        last = (job.thread or "").rpartition("-")[2]
+        attempt = int(last) if job.thread and last.isdigit() else None
         if call_id is None:
             self.report.warn(f"{self.path}: execution {job_id} (thread {job.thread}) has no "
                              f"vdl:execute call; attached to the run")
@@ -461,10 +743,16 @@ def read_lines(lines: Iterable[str], report: LoadReport, path: str = "<log>") ->
     if pending is not None:
         reader.entry(*pending)
     prov = reader.finish()
-    if not prov.provenance_lines:
-        report.warn(f"{path}: no provenance lines (PARAM ... provenanceid=); the run was not "
-                    f"logged with provenance.log=true, nothing to load")
+    if prov.run is None:
+        report.warn(f"{path}: no provenance lines and no Swift facts (datasets, calls, "
+                    f"executions); nothing to load")
         report.extra["provenance"] = "none"
+    elif not prov.provenance_lines:
+        report.warn(f"{path}: no provenance lines (PARAM ... provenanceid=): the run was not "
+                    f"logged with provenance.log=true; loaded what the log holds "
+                    f"({len(prov.datasets)} datasets, {len(prov.calls)} calls, "
+                    f"{len(prov.execs)} executions), without parameter edges")
+        report.extra["provenance"] = "partial"
     return prov
 
 

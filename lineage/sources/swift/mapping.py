@@ -27,6 +27,20 @@ CALL_TYPES = ("execute", "function", "operator", "compound", "scope", "internal"
               "rootthread", "constructor")
 #: Call types whose id ends in a Swift thread id.
 THREADED = ("execute", "compound", "scope", "internal")
+#: Call types whose name is not a procedure's: the importer names a root thread after the
+#: run, a constructor "constructor", a scope "scope", an operator after its symbol.
+NOT_PROCEDURES = ("rootthread", "constructor", "scope", "operator")
+
+
+def procedure_of(call_type: str | None, name: str | None) -> str | None:
+    """The procedure (or built-in function) a call invoked, or None when it invoked none.
+
+    >>> procedure_of("execute", "greeting"), procedure_of("rootthread", "run-1")
+    ('greeting', None)
+    >>> procedure_of("constructor", "constructor"), procedure_of(None, "align")
+    (None, 'align')
+    """
+    return None if call_type in NOT_PROCEDURES else name
 #: The 22 resource columns of app_exec (wrapper-log runtime statistics).
 RESOURCE_COLUMNS = (
     "real_secs", "kernel_secs", "user_secs", "percent_cpu", "max_rss", "avg_rss",
@@ -198,7 +212,7 @@ def call_records(call: Call) -> Iterator[Record]:
         "run_id": call.run_id,
         "type": call.type,
         "name": call.name or call.app_name or call.type or call.id,
-        "procedure": call.name,
+        "procedure": procedure_of(call.type, call.name),
         "app_name": call.app_name,
         "thread": call.thread,
         "start_time": call.start_time,
