@@ -1,4 +1,4 @@
-"""Every spelling of :data:`lineage.loaders.swift_log.SPELLINGS`, one test each.
+"""Every spelling of :data:`lineage.sources.swift.log.SPELLINGS`, one test each.
 
 Each test reads a real sample log (``lineage/samples/swift/``, Swift r2522, March 2009), or
 a minimal variant derived from its real lines: a value given spaces, a line spelled as
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from lineage.errors import ParseError
-from lineage.loaders import swift_log
-from lineage.loaders.base import LoadReport
+from lineage.sources.swift import log as swift_log
+from lineage.sources.base import LoadReport
 from lineage.records import Node
 
 from .conftest import SAMPLES
