@@ -15,7 +15,8 @@ scripts/setup.sh) and the tests call it through a subprocess:
 - statistics: for every workflow in the database, the summary pegasus-statistics prints
   (`PegasusStatistics._compute_*_summary_statistics`, expanded over the sub-workflows as
   pegasus-statistics does, and for the workflow alone as `--statistics-level wf_stats` does),
-  the transformation breakdown, the held and running job counts.
+  the transformation breakdown, the held and running job counts, and for the workflow alone
+  the job breakdown (`jobs.txt`: every attempt with its exit code and host).
 - analyzer: for every workflow, what `pegasus-analyzer` (its `AnalyzeDB.analyze_db_for_wf`)
   finds: counts, workflow status, failed / failing / held jobs with their tasks' exit codes.
 
@@ -120,6 +121,16 @@ def _summary(stats_tool, stats):
     }
 
 
+def _job_instances(stats_tool, stats):
+    """pegasus-statistics' job breakdown (jobs.txt): one row per attempt, in submit order."""
+    return [
+        {"job_name": j.name, "retry_count": j.retry_count, "exitcode": j.exitcode,
+         "hostname": j.hostname, "runtime": j.runtime, "kickstart": j.kickstart,
+         "multiplier_factor": j.multiplier_factor}
+        for j in stats_tool._compute_job_statistics(stats)
+    ]
+
+
 def statistics(db_path):
     """pegasus-statistics' summary for every workflow of a Stampede database."""
     from Pegasus.db.workflow.stampede_statistics import StampedeStatistics
@@ -134,6 +145,8 @@ def statistics(db_path):
             try:
                 stats.initialize(uuid)
                 entry[key] = _summary(PegasusStatistics(), stats)
+                if not expand:
+                    entry[key]["job_instances"] = _job_instances(PegasusStatistics(), stats)
             finally:
                 stats.close()
         result[uuid] = entry
