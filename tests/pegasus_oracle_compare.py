@@ -140,12 +140,17 @@ def _analyzer_exit(job: dict) -> int | None:
 def failed_jobs_differences(lin, uuid: str, analysis: dict) -> list[tuple]:
     """pegasus/failed_jobs against pegasus-analyzer's failed and held lists of one workflow."""
     rows = lin.query("pegasus/failed_jobs", workflow=f"pegasus:workflow:{uuid}")
-    by_status = {s: sorted(r["job_id"] for r in rows if r["status"] == s) for s in ("failed", "held")}
+    by_status = {"failed": sorted(r["job_id"] for r in rows if r["status"] == "failed"),
+                 "held": sorted(r["job_id"] for r in rows if r["held"])}
     differences = []
     for status, theirs in (("failed", sorted(analysis["failed_jobs"])),
                            ("held", sorted(analysis["held_jobs"]))):
         if by_status[status] != theirs:
             differences.append((f"{status} jobs", by_status[status], theirs))
+    for name, held in analysis["held_jobs"].items():
+        reason = next((r["held_reason"] for r in rows if r["job_id"] == name), None)
+        if (reason or "-") != held["reason"]:
+            differences.append((f"{name} held_reason", reason, held["reason"]))
     for row in rows:
         if row["exitcode"] is not None and row["signal"] is not None:
             differences.append((f"{row['job_id']} exitcode and signal",
