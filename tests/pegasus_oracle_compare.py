@@ -8,6 +8,7 @@ number or list that differs, so a test can state exactly which differences it ex
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -41,7 +42,10 @@ def restarted_and_held_db(tmp_path: Path) -> Path:
     - the workflow was restarted once (a second start/end pair 100 s long, a day later);
     - create_dir_process_0_local was held and released before it succeeded;
     - the last attempt of ls_ID0000001 is held (SUBMIT, EXECUTE, JOB_HELD; no exit code, no
-      invocation yet), after a failed first attempt.
+      invocation yet), after a failed first attempt;
+    - stage_out_local_local_0_0 was submitted and removed (SUBMIT, JOB_ABORTED; no exit code):
+      a failed last state without an exit code, which pegasus-statistics and pegasus-analyzer
+      count as neither succeeded nor failed.
     """
     db = tmp_path / "restarted_held.stampede.db"
     shutil.copy(FAIL_DB, db)
@@ -57,10 +61,45 @@ def restarted_and_held_db(tmp_path: Path) -> Path:
         INSERT INTO jobstate VALUES (3, 'JOB_HELD', 1677913876, 3, 'out of memory');
         DELETE FROM invocation WHERE job_instance_id = 3;
         UPDATE job_instance SET exitcode = NULL, local_duration = NULL WHERE job_instance_id = 3;
+        INSERT INTO job_instance (job_instance_id, job_id, job_submit_seq, sched_id, site,
+                                  multiplier_factor, exitcode)
+             VALUES (4, 3, 4, '11.0', 'local', 1, NULL);
+        INSERT INTO jobstate VALUES (4, 'SUBMIT', 1677913877, 1, NULL);
+        INSERT INTO jobstate VALUES (4, 'JOB_ABORTED', 1677913880, 2, 'removed by user');
     """)
     conn.commit()
     conn.close()
     return db
+
+
+def restarted_held_bp(tmp_path: Path) -> Path:
+    """blackdiamond-4.0.bp with the same two cases as a monitord stream:
+
+    - analyze_j4 is held for 30 s after its submission (job_inst.held.start / held.end, the
+      later states of its attempt renumbered);
+    - the workflow is restarted once, a day later, for 100 s (a second xwf.start / xwf.end
+      pair with restart_count=1).
+    """
+    xwf = "ea17e8ac-02ac-4909-b5e3-16e367392556"
+    ids = f"xwf.id={xwf} job.id=analyze_j4 sched.id=79.0"
+    lines = []
+    for line in BLACKDIAMOND_BP.read_text(encoding="utf-8").splitlines():
+        if "job.id=analyze_j4" in line and "job_inst.id=13" in line:
+            line = re.sub(r"\bjs\.id=(\d+)",
+                          lambda m: f"js.id={int(m[1]) + 2 if int(m[1]) >= 2 else m[1]}", line)
+        if "event=stampede.job_inst.main.start" in line and "job.id=analyze_j4" in line:
+            lines.append(f"ts=2012-03-13T12:48:20.000000Z event=stampede.job_inst.held.start "
+                         f"level=Info {ids} js.id=2 job_inst.id=13 reason=\"disk quota exceeded\"")
+            lines.append(f"ts=2012-03-13T12:48:50.000000Z event=stampede.job_inst.held.end "
+                         f"level=Info {ids} js.id=3 job_inst.id=13")
+        lines.append(line)
+    lines.append(f"ts=2012-03-14T10:00:00.000000Z event=stampede.xwf.start level=Info "
+                 f"xwf.id={xwf} restart_count=1")
+    lines.append(f"ts=2012-03-14T10:01:40.000000Z event=stampede.xwf.end level=Info status=0 "
+                 f"xwf.id={xwf} restart_count=1")
+    bp = tmp_path / "blackdiamond-restarted-held.bp"
+    bp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return bp
 
 
 # --- comparisons -------------------------------------------------------------------------
