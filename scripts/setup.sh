@@ -4,7 +4,10 @@
 #     Maven (fetches the pinned Neo4j jars from Maven Central), and for the test suite
 #     Chromium (report/browser tests) and PostgreSQL (Swift provenance database tests);
 #  2. a virtualenv in .venv with the package (editable) and its test dependencies;
-#  3. the Neo4j server jars, resolved once into ~/.cache/lineage-explorer.
+#  3. the Neo4j server jars, resolved once into ~/.cache/lineage-explorer;
+#  4. for the test suite, .venv-oracle with pegasus-wms (Pegasus's own Stampede loader,
+#     pegasus-statistics and pegasus-analyzer code, the oracle of tests/test_pegasus_oracle.py);
+#     its own virtualenv because pegasus-wms pins SQLAlchemy 1.3 and lineage needs 2.x.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,3 +45,8 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test]'
 .venv/bin/python -c 'from lineage import server; print("setup: Neo4j jars in", server.install())'
+if [ "${LINEAGE_SETUP_TEST_TOOLS:-1}" = 1 ]; then
+  python3 -m venv .venv-oracle
+  .venv-oracle/bin/python -m pip install -q --upgrade pip >/dev/null
+  .venv-oracle/bin/python -m pip install -q 'pegasus-wms==5.1.3'
+fi
