@@ -106,7 +106,8 @@ def test_hierarchical_oracle():
     assert root_status["succeeded"] == 9
     # pegasus-analyzer counts every job without a recorded outcome as unsubmitted: 4
     assert len(root) - root_status["succeeded"] - root_status["failed"] - root_status["held"] == 4
-    assert root_status == {"succeeded": 9, "running": 2, "unsubmitted": 2}
+    # one of the two ended with no exit code (incomplete), one had not ended (running)
+    assert root_status == {"succeeded": 9, "running": 1, "incomplete": 1, "unsubmitted": 2}
     assert Counter(j["status"] for j in sub) == {"succeeded": 15}
     started_by = {(e.start, e.end) for e in recs if isinstance(e, Edge) and e.rel is model.WAS_STARTED_BY}
     job = f"pegasus:job:{ROOT_WF.split(':')[-1]}:pegasus-plan_diamond_subworkflow"

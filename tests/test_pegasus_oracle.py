@@ -27,16 +27,6 @@ KNOWN_DIFFERENCES = {
         ("ea17e8ac", "workflow_wall_time", 77162.0, 994.0),
         ("ea17e8ac", "recursive workflow_wall_time", 77162.0, 994.0),
     ],
-    # pegasus_common.job_status: a last attempt without exit code whose last state is a failed
-    # one (JOB_ABORTED here) is "failed"; Pegasus counts failed jobs by exit code only
-    # (exitcode != 0 and not null), so for it this job is incomplete, not failed.
-    "restarted_held": [
-        ("f84f05fc", "jobs_failed", 1, 0),
-        ("f84f05fc", "jobs_incomplete", 3, 4),
-        ("f84f05fc", "failed jobs", ["stage_out_local_local_0_0"], []),
-        ("f84f05fc", "recursive jobs_failed", 1, 0),
-        ("f84f05fc", "recursive jobs_incomplete", 3, 4),
-    ],
 }
 
 
@@ -130,7 +120,6 @@ def test_oracle_reproduces_pegasus_statistics_on_the_failure_sample():
 #: (node kind, property) that differ between a BP stream loaded by us and the database Pegasus's
 #: loader makes from it, loaded by us; each with the loader function that causes it.
 KNOWN_BP_DB_DIFFERENCES = {
-    ("invocation", "kind"),              # pegasus_bp.inv_end does not set kind (task/pre/post)
     ("job", "exitcode"),                 # pegasus_bp.finish writes no exit code on the job,
     ("job", "exitcode_raw"),             #   pegasus_db._job_summary does
     ("job", "host"),                     # same: the job's host (last attempt's) only from the DB

@@ -33,6 +33,7 @@ STATUSES = MappingProxyType({
     "failed": "#d62728",
     "held": "#ff7f0e",
     "running": "#1f77b4",
+    "incomplete": "#9edae5",
     "unsubmitted": "#c7c7c7",
 })
 OTHER_STATUS_COLOUR = "#999999"

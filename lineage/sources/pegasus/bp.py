@@ -415,6 +415,7 @@ class _Events:
         yield Node(pegasus_model.INVOCATION, uid, {
             "name": ev.get("transformation") or f"invocation {_int(ev, 'inv.id')}",
             "inv_id": _int(ev, "inv.id"),
+            "phase": pc.invocation_kind(_int(ev, "inv.id")),  # inv.id is the task_submit_seq
             "start_time": start,
             "duration": dur,
             "end_time": start + dur if start is not None and dur is not None else None,

@@ -90,22 +90,26 @@ SUCCESS_STATES = frozenset({"JOB_SUCCESS", "POST_SCRIPT_SUCCESS"})
 
 def attempt_status(exitcode_raw: int | None, last_state: str | None) -> str:
     """The outcome of one attempt, the one rule every Pegasus input follows (the rule
-    pegasus-statistics and pegasus-analyzer apply to a Stampede database): a recorded exit
-    code decides (0 is success, anything else failure); without one, a last state of
-    ``JOB_HELD`` is held, a failed last state is failed, and anything else has no recorded
-    outcome yet (running).
+    pegasus-statistics and pegasus-analyzer apply to a Stampede database: succeeded and
+    failed by the exit code alone, ``stampede_statistics.get_total_succeeded_failed_jobs_status``):
+    a recorded exit code decides (0 is success, anything else failure); without one, a last
+    state of ``JOB_HELD`` is held, a last state that ends an attempt (failed, aborted, or a
+    success state with no exit code) is incomplete (pegasus-statistics' "incomplete"), and
+    anything else has no outcome yet (running).
 
     >>> attempt_status(0, "POST_SCRIPT_FAILED"), attempt_status(256, "JOB_SUCCESS")
     ('succeeded', 'failed')
-    >>> attempt_status(None, "POST_SCRIPT_SUCCESS"), attempt_status(None, "JOB_HELD")
-    ('running', 'held')
+    >>> attempt_status(None, "JOB_ABORTED"), attempt_status(None, "JOB_HELD")
+    ('incomplete', 'held')
+    >>> attempt_status(None, "EXECUTE")
+    'running'
     """
     if exitcode_raw is not None:
         return "succeeded" if exitcode_raw == 0 else "failed"
     if last_state == "JOB_HELD":
         return "held"
-    if last_state in FAILED_STATES:
-        return "failed"
+    if last_state in FAILED_STATES or last_state in SUCCESS_STATES:
+        return "incomplete"
     return "running"
 
 
