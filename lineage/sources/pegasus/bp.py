@@ -101,6 +101,8 @@ class _StreamState:
 
     attempts: dict[tuple[str, str, int], _Attempt] = field(default_factory=dict)
     started: set[str] = field(default_factory=set)
+    # xwf -> (state, time, restart count, status) per xwf.start / xwf.end, in stream order
+    workflow_states: dict[str, list[tuple]] = field(default_factory=dict)
     declared: set[tuple[str, str, str]] = field(default_factory=set)  # (kind, xwf, id)
     # (kind, xwf, id) -> (line, digest of the declaration): 16 bytes per job, not its text
     declared_at: dict[tuple[str, str, str], tuple[int, bytes]] = field(default_factory=dict)
@@ -180,6 +182,8 @@ class _Events:
 
     def xwf_start(self, ev, ts):
         xwf = _need(ev, "xwf.id")
+        self.state.workflow_states.setdefault(xwf, []).append(
+            ("WORKFLOW_STARTED", ts, _int(ev, "restart_count"), None))
         props = {"xwf_id": xwf, "restart_count": _int(ev, "restart_count")}
         if xwf not in self.state.started:
             self.state.started.add(xwf)
@@ -190,6 +194,8 @@ class _Events:
     def xwf_end(self, ev, ts):
         xwf = _need(ev, "xwf.id")
         status = _int(ev, "status")
+        self.state.workflow_states.setdefault(xwf, []).append(
+            ("WORKFLOW_TERMINATED", ts, _int(ev, "restart_count"), status))
         yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), {
             "xwf_id": xwf,
             "end_time": ts,
@@ -433,9 +439,22 @@ class _Events:
 
     # ----------------------------------------------------------- end of stream
     def finish(self) -> Iterator[Record]:
-        """Each declared job's outcome from its latest attempt; references to tasks and jobs
-        the stream never declared are reported (a stream with no declarations at all, such
-        as a runtime-only fragment, is trusted)."""
+        """Each workflow's outcome from its start/end events, and each declared job's from
+        its latest attempt; references to tasks and jobs the stream never declared are
+        reported (a stream with no declarations at all, such as a runtime-only fragment, is
+        trusted)."""
+        yield from self._workflow_outcomes()
+        yield from self._job_outcomes()
+
+    def _workflow_outcomes(self) -> Iterator[Record]:
+        for xwf, events in self.state.workflow_states.items():
+            events = sorted(events, key=lambda e: (e[1] is None, e[1] or 0.0))  # time order
+            restarts = [e[2] for e in events if e[2] is not None]
+            outcome = pc.workflow_outcome([e[0] for e in events], [e[1] for e in events],
+                                          max(restarts) if restarts else None, events[-1][3])
+            yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), {"xwf_id": xwf, **outcome})
+
+    def _job_outcomes(self) -> Iterator[Record]:
         declaring = {(kind, xwf) for kind, xwf, _ in self.state.declared}
         undeclared = sorted(
             ref for ref in self.state.referenced - self.state.declared

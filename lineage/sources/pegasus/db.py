@@ -234,27 +234,13 @@ class _Reader:
         if xwf is None:
             self.report.warn(f"{self.where}: workflowstate rows for unknown wf_id {wf_id}")
             return
-        states = [r["workflowstate_state"] for r in rows]
-        times = [_num(r["workflowstate_timestamp"]) for r in rows]
-        starts = [t for s, t in zip(states, times) if s == "WORKFLOW_STARTED"]
         last = rows[-1]
-        ended = last["workflowstate_state"] == "WORKFLOW_TERMINATED"
-        code = _int(last["workflowstate_status"]) if ended else None
-        start = starts[0] if starts else None
-        end = times[-1] if ended else None
-        yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), {
-            "xwf_id": xwf,
-            "states": states,
-            "state_times": times,
-            "start_time": start,
-            "end_time": end,
-            "wall_time": end - start if end is not None and start is not None else None,
-            "restart_count": max(_int(r["workflowstate_restart_count"]) or 0 for r in rows),
-            "starts": len(starts),
-            "exit_status": code,
-            "status": "running" if not ended else ("succeeded" if code == 0 else "failed"),
-            "end_reason": last["workflowstate_reason"] if ended else None,
-        })
+        outcome = pc.workflow_outcome(
+            [r["workflowstate_state"] for r in rows],
+            [_num(r["workflowstate_timestamp"]) for r in rows],
+            max(_int(r["workflowstate_restart_count"]) or 0 for r in rows),
+            _int(last["workflowstate_status"]), last["workflowstate_reason"])
+        yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), {"xwf_id": xwf, **outcome})
 
     def workflow_meta(self) -> Iterator[Record]:
         from sqlalchemy import select

@@ -113,6 +113,38 @@ def attempt_status(exitcode_raw: int | None, last_state: str | None) -> str:
     return "running"
 
 
+def workflow_outcome(states: list[str], times: list[float | None], restart_count: int | None,
+                     last_status: int | None, reason: str | None = None) -> dict:
+    """A workflow's properties from its time-ordered states (``WORKFLOW_STARTED`` /
+    ``WORKFLOW_TERMINATED``, one pair per start: rescue DAGs restart it), for BP streams and
+    databases alike. The wall time is the sum over start/end pairs, as pegasus-statistics
+    computes it; the start is the first start, the end the last end.
+
+    >>> o = workflow_outcome(["WORKFLOW_STARTED", "WORKFLOW_TERMINATED"] * 2,
+    ...                      [0.0, 10.0, 1000.0, 1004.0], 1, 0)
+    >>> o["wall_time"], o["starts"], o["status"], o["end_time"]
+    (14.0, 2, 'succeeded', 1004.0)
+    """
+    starts = [t for s, t in zip(states, times) if s == "WORKFLOW_STARTED"]
+    ended = bool(states) and states[-1] == "WORKFLOW_TERMINATED"
+    wall, opened = 0.0, None
+    for state, t in zip(states, times):
+        if state == "WORKFLOW_STARTED":
+            opened = t
+        elif state == "WORKFLOW_TERMINATED" and opened is not None and t is not None:
+            wall, opened = wall + (t - opened), None
+    return {
+        "states": states, "state_times": times,
+        "start_time": starts[0] if starts else None,
+        "end_time": times[-1] if ended else None,
+        "wall_time": wall if ended and starts else None,
+        "restart_count": restart_count, "starts": len(starts),
+        "exit_status": last_status if ended else None,
+        "status": "running" if not ended else ("succeeded" if last_status == 0 else "failed"),
+        "end_reason": reason if ended else None,
+    }
+
+
 def job_status(last_attempt_status: str | None) -> str:
     """The outcome of a job: its last attempt's, or ``unsubmitted`` without attempts.
 
