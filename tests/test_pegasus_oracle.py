@@ -125,8 +125,6 @@ KNOWN_BP_DB_DIFFERENCES = {
     ("job_instance", "post_exitcode"),   # pegasus_bp.job_inst keeps post.end's exitcode= and
     ("job_instance", "status_code"),     #   status=; the database has no column for them
     ("job_instance", "xwf_id"),          # pegasus_db._attempt writes xwf_id, pegasus_bp not
-    ("job_instance", "states"),          # pegasus_bp.image_info drops job_inst.image.info, which
-    ("job_instance", "state_times"),     #   Pegasus's loader stores as state IMAGE_SIZE
     ("workflow", "index"),               # pegasus_bp.wf_plan keeps dax.index; no DB column
     ("workflow", "is_root"),             # pegasus_db.workflows only
 }
@@ -181,6 +179,5 @@ def test_bp_and_pegasus_made_db_give_the_same_graph(lin, variant, pegasus_made_d
     facts = graph_facts(lin)
     assert sum(1 for uid in facts if uid.startswith("pegasus:invocation:")) == 26
     assert sum(1 for uid in facts if uid.startswith("pegasus:job_instance:")) == 14
-    # the one state list difference: IMAGE_SIZE, which Pegasus stores and we drop
-    for uid, ours, theirs in differences[("job_instance", "states")]:
-        assert [s for s in theirs if s != "IMAGE_SIZE"] == ours, uid
+    # the attempts' state lists are Pegasus's exactly, IMAGE_SIZE included
+    assert ("job_instance", "states") not in differences

@@ -101,12 +101,18 @@ class _StreamState:
 
     attempts: dict[tuple[str, str, int], _Attempt] = field(default_factory=dict)
     started: set[str] = field(default_factory=set)
+    # xwf -> task ids declared by task.info (for Pegasus 3.x task.edge ends)
+    task_ids: dict[str, set[str]] = field(default_factory=dict)
     # xwf -> (state, time, restart count, status) per xwf.start / xwf.end, in stream order
     workflow_states: dict[str, list[tuple]] = field(default_factory=dict)
     declared: set[tuple[str, str, str]] = field(default_factory=set)  # (kind, xwf, id)
     # (kind, xwf, id) -> (line, digest of the declaration): 16 bytes per job, not its text
     declared_at: dict[tuple[str, str, str], tuple[int, bytes]] = field(default_factory=dict)
     referenced: set[tuple[str, str, str]] = field(default_factory=set)
+
+    def tasks_of(self, xwf: str) -> set[str]:
+        """The task ids ``task.info`` declared in workflow ``xwf``."""
+        return self.task_ids.get(xwf, set())
 
 
 class _Events:
@@ -210,6 +216,7 @@ class _Events:
         task = _need(ev, "task.id")
         uid = pc.task_uid(xwf, task)
         self.state.declared.add(("task", xwf, task))
+        self.state.task_ids.setdefault(xwf, set()).add(task)
         yield Node(pegasus_model.TASK, uid, {
             "name": task,
             "task_id": task,
@@ -222,7 +229,9 @@ class _Events:
 
     def task_edge(self, ev, ts):
         xwf = _need(ev, "xwf.id")
-        child, parent = _need(ev, "child.task.id"), _need(ev, "parent.task.id")
+        tasks = self.state.tasks_of(xwf)
+        child = pc.task_of_edge_end(_need(ev, "child.task.id"), tasks)
+        parent = pc.task_of_edge_end(_need(ev, "parent.task.id"), tasks)
         self.state.referenced.update({("task", xwf, child), ("task", xwf, parent)})
         yield Edge(model.WAS_INFORMED_BY, pc.task_uid(xwf, child), pc.task_uid(xwf, parent))
 
@@ -385,6 +394,7 @@ class _Events:
         yield Edge(model.WAS_ASSOCIATED_WITH, uid, host, {"site": ev.get("site")})
 
     def image_info(self, ev, ts):
+        yield from self.job_inst(ev, ts)  # the IMAGE_SIZE state, as Pegasus's loader stores it
         _, _, _, uid = self._attempt_uid(ev)
         yield Node(pegasus_model.JOB_INSTANCE, uid, {"image_size": _int(ev, "size")})
 
@@ -520,6 +530,8 @@ def handle_events(events: Iterable[tuple[int, dict]], report: LoadReport,
         if name.startswith("stampede."):
             name = name[len("stampede."):]
         ev["event"] = name
+        if pc.canonical_keys(ev):
+            counts["older key spellings"] = counts.get("older key spellings", 0) + 1
         handler = handlers.handlers.get(name)
         if handler is None:
             if name not in handlers.ignored:

@@ -175,10 +175,61 @@ STATE_OF_EVENT: dict[str, tuple[str, str | None]] = {
     "job_inst.held.start": ("JOB_HELD", None),
     "job_inst.held.end": ("JOB_RELEASED", None),
     "job_inst.main.start": ("EXECUTE", None),
-    "job_inst.main.term": ("JOB_TERMINATED", None),
+    "job_inst.main.term": ("JOB_TERMINATED", "JOB_EVICTED"),
     "job_inst.main.end": ("JOB_SUCCESS", "JOB_FAILURE"),
     "job_inst.post.start": ("POST_SCRIPT_STARTED", None),
     "job_inst.post.term": ("POST_SCRIPT_TERMINATED", None),
     "job_inst.post.end": ("POST_SCRIPT_SUCCESS", "POST_SCRIPT_FAILED"),
     "job_inst.abort.info": ("JOB_ABORTED", None),
+    "job_inst.image.info": ("IMAGE_SIZE", None),
+    "job_inst.grid.submit.end": ("GRID_SUBMIT", "GRID_SUBMIT_FAILED"),
+    "job_inst.globus.submit.end": ("GLOBUS_SUBMIT", "GLOBUS_SUBMIT_FAILED"),
 }
+
+#: Every spelling of an event key that Stampede streams have had, by the name the readers
+#: use. Pegasus's loader undots a key and remaps it (``workflow_loader.py``, ``attr_remap``),
+#: so ``job.id`` and ``exec_job.id`` (Pegasus 3.x monitord, e.g. in ``job_inst.host.info``)
+#: both reach ``exec_job_id``; ``task.id`` and ``abs_task.id`` both reach ``abs_task_id``.
+KEY_ALIASES: dict[str, str] = {
+    "exec_job.id": "job.id",
+    "child.exec_job.id": "child.job.id",
+    "parent.exec_job.id": "parent.job.id",
+    "abs_task.id": "task.id",
+    "child.abs_task.id": "child.task.id",
+    "parent.abs_task.id": "parent.task.id",
+    "wf.uuid": "xwf.id",
+    "job_submit_seq": "job_inst.id",
+    "task_submit_seq": "inv.id",
+}
+
+
+def canonical_keys(event: dict[str, str]) -> int:
+    """Rename the older spellings of ``event``'s keys (:data:`KEY_ALIASES`) in place; returns
+    how many were renamed. A key already present in its current spelling wins.
+
+    >>> ev = {"event": "job_inst.host.info", "exec_job.id": "mDiffFit_ID000085"}
+    >>> canonical_keys(ev), ev["job.id"]
+    (1, 'mDiffFit_ID000085')
+    """
+    renamed = 0
+    for old, new in KEY_ALIASES.items():
+        if old in event:
+            value = event.pop(old)
+            if new not in event:
+                event[new] = value
+                renamed += 1
+    return renamed
+
+
+def task_of_edge_end(end: str, declared: set[str]) -> str:
+    """The task id a ``task.edge`` end names. Pegasus 3.x names the ends by the job-qualified
+    id (``mDiffFit_ID000085``) where ``task.info`` declares ``ID000085``: an undeclared end
+    whose suffix after the last ``_`` is a declared task id is that task.
+
+    >>> task_of_edge_end("mDiffFit_ID000085", {"ID000085"}), task_of_edge_end("x_1", set())
+    ('ID000085', 'x_1')
+    """
+    if end in declared or "_" not in end:
+        return end
+    suffix = end.rsplit("_", 1)[1]
+    return suffix if suffix in declared else end
