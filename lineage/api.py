@@ -78,18 +78,22 @@ class Lineage:
         progress: Progress | None = None,
         xalt_env: str | None = None,
         options: LoadOptions | None = None,
+        fail_fast: bool = False,
     ) -> list[LoadResult]:
         """Load files, directories or database URLs; returns one result per input.
 
         ``lenient`` skips and counts malformed records; ``xalt_env`` (none, filtered, all)
-        is what is kept of XALT run environments; both default to the settings'.
+        is what is kept of XALT run environments; both default to the settings'. A malformed
+        input does not stop the others: the error is raised once all are done (its
+        ``results`` hold every input's result), or at once with ``fail_fast``.
         """
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
         options = (options or self.settings.load).with_(
             lenient=True if lenient else None, xalt_env=xalt_env)
         writer = Writer(self.graph.driver, self.graph.database)
-        return _load(writer, paths, source=source, progress=progress, options=options)
+        return _load(writer, paths, source=source, progress=progress, options=options,
+                     fail_fast=fail_fast)
 
     def unload(self, load_or_path: str | os.PathLike) -> list[dict]:
         """Remove what only one load stated, by load uid or id or by input path (every

@@ -34,7 +34,7 @@ from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
 from . import api, templates
 from .settings import Settings
-from .errors import LineageError, ParseError, ServerError, TemplateError
+from .errors import InputsFailed, LineageError, ParseError, ServerError, TemplateError
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
 
@@ -104,9 +104,10 @@ class _Main(click.Group):
         try:
             return super().invoke(ctx)
         except ParseError as exc:
+            several = isinstance(exc, InputsFailed)
             click.echo(f"error: malformed input: {exc}", err=True)
-            click.echo("nothing of that input was written; --lenient skips and counts bad "
-                       "records instead", err=True)
+            click.echo(f"nothing of {'those inputs' if several else 'that input'} was written; "
+                       "--lenient skips and counts bad records instead", err=True)
             sys.exit(EXIT_INPUT)
         except ServerError as exc:
             click.echo(f"error: {exc}", err=True)
@@ -184,6 +185,8 @@ def _progress_printer(quiet: bool, echo=None):
         line = (f"{info['status']:12} {info['path']} [{info['format']}] "
                 f"{info['node_records']} node / {info['edge_records']} edge records"
                 f" in {info['seconds']} s")
+        if info["status"] == "failed" and info.get("error"):
+            line += f": {info['error']}"
         if info["unresolved_edges"]:
             line += f"; {info['unresolved_edges']} edges point at nodes not in the graph"
         if info["skipped"]:
@@ -206,8 +209,14 @@ def _progress_printer(quiet: bool, echo=None):
 @click.option("--quiet", "-q", is_flag=True, help="No per-file lines or progress bar on stderr.")
 @click.option("--env", type=click.Choice(["none", "filtered", "all"]), default=None,
               help="XALT run environments: none, filtered (secrets redacted; default) or all.")
-def load(paths, source, lenient, as_json, fmt, quiet, env):
-    """Load provenance files, directories or database URLs into the graph."""
+@click.option("--fail-fast", is_flag=True,
+              help="Stop at the first malformed input (default: load the others, then fail).")
+def load(paths, source, lenient, as_json, fmt, quiet, env, fail_fast):
+    """Load provenance files, directories or database URLs into the graph.
+
+    Each input is loaded whole or not at all; a malformed one is reported and the others are
+    loaded; the exit code is then 3 and the summary names every input that failed.
+    """
     fmt = "json" if as_json else fmt
     from .progress import LoadProgress
 
@@ -219,16 +228,27 @@ def load(paths, source, lenient, as_json, fmt, quiet, env):
             printer(event, info)
             bar(event, info)
 
-        results = lin.load(paths, source=source, lenient=lenient, progress=progress,
-                           xalt_env=env)
+        try:
+            results = lin.load(paths, source=source, lenient=lenient, progress=progress,
+                               xalt_env=env, fail_fast=fail_fast)
+        except ParseError as exc:
+            if getattr(exc, "results", None):
+                _print_load_results(exc.results, fmt)
+            raise
+    _print_load_results(results, fmt)
+
+
+def _print_load_results(results, fmt) -> None:
     if fmt == "json":
         click.echo(json.dumps([r.as_dict() for r in results], indent=2, default=str))
     elif fmt in ("csv", "table"):
         rows = [{k: v for k, v in r.as_dict().items() if k in LOAD_COLUMNS} for r in results]
         emit(rows, fmt, LOAD_COLUMNS)
     else:
-        loaded = [r for r in results if r.status == "loaded"]
-        click.echo(f"loaded {len(loaded)} of {len(results)} inputs")
+        loaded = [r for r in results if r.status in ("loaded", "unchanged")]
+        failed = [r for r in results if r.status == "failed"]
+        click.echo(f"loaded {len(loaded)} of {len(results)} inputs"
+                   + (f"; {len(failed)} failed" if failed else ""))
 
 
 LOAD_COLUMNS = ["path", "format", "status", "node_records", "edge_records",

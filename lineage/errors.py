@@ -26,6 +26,27 @@ class ParseError(LineageError):
         super().__init__(f"{loc}: expected {expected}{found_part}")
 
 
+class InputsFailed(ParseError):
+    """Some inputs of a load were malformed: the others were loaded. ``failures`` holds each
+    input's :class:`ParseError`, ``results`` every input's result; the message names them.
+
+    >>> e = InputsFailed([ParseError("a.bp", 3, "a key=value pair"), ParseError("b.log", 1, "x")])
+    >>> str(e).splitlines()[0]
+    '2 inputs failed (the others were loaded):'
+    """
+
+    def __init__(self, failures: list[ParseError], results: list | None = None):
+        first = failures[0]
+        super().__init__(first.path, first.where, first.expected, first.found)
+        self.failures, self.results = failures, results or []
+        lines = [f"{len(failures)} inputs failed (the others were loaded):"]
+        lines += [f"  {f}" for f in failures]
+        self.args = ("\n".join(lines),)
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
 class UnknownFormatError(LineageError):
     """A file whose format could not be detected (and no --source was given)."""
 

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator
 
 from . import loads, model
 from .sources import registry as loaders
-from .errors import LineageError, ParseError, UnknownFormatError
+from .errors import InputsFailed, LineageError, ParseError, UnknownFormatError
 from .sources.base import Format, LoadReport
 from .records import Edge, Node, as_json
 from .settings import LoadOptions
@@ -310,6 +310,7 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
         result.status, result.error = "failed", str(exc)
         result.report, result.seconds = report.summary(), time.perf_counter() - t0
         _record_attempt(driver, database, lid, before, result, started)
+        exc.result = result
         raise
     try:
         _write_version(writer, lid, before, spool, result, report)
@@ -370,19 +371,36 @@ def load(
     lenient: bool = False,
     progress: Progress | None = None,
     options: LoadOptions | None = None,
+    fail_fast: bool = False,
 ) -> list[LoadResult]:
-    """Load every input under ``paths``; stops at the first malformed input unless lenient.
+    """Load every input under ``paths``: each is loaded whole or not at all.
 
-    Files found by walking a directory that no format recognises are reported with status
-    ``unrecognised`` and not loaded; a file named explicitly must be recognised.
+    A malformed input (strict mode) is reported and the load goes on with the next one;
+    when all are done, the one :class:`ParseError` (or an :class:`InputsFailed` naming every
+    failed input, with every result in ``.results``) is raised. ``fail_fast`` stops at the
+    first malformed input instead. Files found by walking a directory that no format
+    recognises are reported with status ``unrecognised`` and not loaded; a file named
+    explicitly must be recognised.
     """
     ensure_schema(writer.driver, writer.database)
     results: list[LoadResult] = []
+    failures: list[ParseError] = []
     for item in expand(paths, source):
         if progress:
             progress("start", {"path": item.path, "format": item.format.name if item.format else None})
-        result = load_input(writer, item, lenient=lenient, options=options)
+        try:
+            result = load_input(writer, item, lenient=lenient, options=options)
+        except ParseError as exc:
+            if fail_fast or not hasattr(exc, "result"):
+                raise
+            result = exc.result
+            failures.append(exc)
         results.append(result)
         if progress:
             progress("done", result.as_dict())
+    if len(failures) == 1:
+        failures[0].results = results
+        raise failures[0]
+    if failures:
+        raise InputsFailed(failures, results)
     return results

@@ -114,3 +114,28 @@ def test_unload_command(lin, cli_env):
     assert one(lin, "MATCH (n:Lineage) RETURN count(n) AS n") == 0
     missing = runner.invoke(cli.main, ["unload", "/no/such/input.bp"])
     assert missing.exit_code == 1 and "no load" in missing.output
+
+
+def test_a_directory_load_finishes_and_names_every_failed_input(lin, tmp_path, cli_env):
+    """Every readable input is loaded or reported: a bad file in the middle stops nothing."""
+    tree = tmp_path / "month"
+    tree.mkdir()
+    shutil.copy(BD, tree / "a-good.bp")
+    (tree / "b-bad.bp").write_text(BD.read_text().replace("event=stampede.job.info",
+                                                          "event=stampede.job.info ts=", 1))
+    (tree / "c-bad.bp").write_text("ts=2012-03-13T12:35:36Z event=stampede.xwf.start\n")
+    shutil.copy(sorted(XALT.glob("run.*.json"))[0], tree / "d-good.json")
+    runner = CliRunner(env=cli_env)
+    out = runner.invoke(cli.main, ["load", str(tree), "--format", "json"])
+    assert out.exit_code == cli.EXIT_INPUT, out.output
+    assert "2 inputs failed" in out.output and "b-bad.bp" in out.output and "c-bad.bp" in out.output
+    statuses = {r["path"].rsplit("/", 1)[1]: r["s"] for r in lin.query(
+        "MATCH (l:Load) RETURN l.path AS path, l.status AS s")}
+    assert statuses == {"a-good.bp": "loaded", "b-bad.bp": "failed", "c-bad.bp": "failed",
+                        "d-good.json": "loaded"}
+    assert one(lin, "MATCH (n:Execution) RETURN count(n) AS n") == 1  # after the bad files
+    # --fail-fast stops at the first bad one, as before
+    lin.reset()
+    out = runner.invoke(cli.main, ["load", str(tree), "--fail-fast"])
+    assert out.exit_code == cli.EXIT_INPUT
+    assert one(lin, "MATCH (n:Execution) RETURN count(n) AS n") == 0
