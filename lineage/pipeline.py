@@ -247,6 +247,11 @@ def parse_to_spool(item: Input, report: LoadReport) -> _Spool:
                 report.skip(redact_url(item.path), f"graph record {number}",
                             "a record the graph model allows", str(exc))
         spool.seal()
+    except model.ModelError as exc:  # a reader could not build a uid: a missing or odd id
+        spool.close()
+        raise ParseError(redact_url(item.path), None,
+                         "ids of the kinds the model declares (a required field or column "
+                         "is missing or of the wrong type)", str(exc)) from exc
     except BaseException:
         spool.close()
         raise

@@ -256,3 +256,17 @@ def test_cli_strict_exit_code_and_lenient_counts(lin, cli_env):
     [result] = json.loads(lenient.stdout)
     assert result["skipped"] == expectation(path)["lenient"]["skipped"]
     assert result["status"] == "loaded"
+
+
+def test_a_stampede_database_with_a_renamed_required_column_is_refused(lin, tmp_path):
+    """No job collapses into `pegasus:job:<wf>:None`: a missing id is an error naming the input."""
+    import shutil
+    import sqlite3
+
+    db = tmp_path / "renamed.stampede.db"
+    shutil.copy(SAMPLES / "pegasus" / "process_wf_failure.stampede.db", db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("ALTER TABLE job RENAME COLUMN exec_job_id TO exec_job_name")
+    with pytest.raises(errors.ParseError, match="renamed.stampede.db.*(job_id|exec_job_id)"):
+        lin.load([db])
+    assert graphcheck.of(lin).nodes == 0

@@ -86,7 +86,7 @@ def test_malformed_line_names_file_and_line(tmp_path):
 def test_lenient_skips_and_counts(tmp_path):
     bad = tmp_path / "bad.bp"
     good = (PEGASUS / "blackdiamond-4.0.bp").read_text().splitlines()
-    bad.write_text("\n".join(good[:5] + ["garbage line", "ts=x event=stampede.job.info"] + good[5:]))
+    bad.write_text("\n".join(good[:5] + ["garbage line", "ts=x event=stampede.job.info"] + good[5:]) + "\n")
     report = LoadReport(str(bad), "pegasus-bp", lenient=True)
     recs = list(parse(bad, report))
     assert sum(report.skipped.values()) == 2

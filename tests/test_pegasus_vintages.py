@@ -50,3 +50,21 @@ def test_eviction_and_grid_submission_states():
     nodes = [r for r in parse_lines(lines, LoadReport("x.bp", "pegasus-bp")) if isinstance(r, Node)]
     attempt = [n for n in nodes if n.kind.label == "JobInstance"][-1]
     assert attempt.props["states"] == ["GRID_SUBMIT", "JOB_EVICTED"]
+
+
+def test_a_stream_cut_mid_value_is_refused_and_leaves_no_phantoms(lin, tmp_path):
+    text = BD.read_text()
+    cut = tmp_path / "being-written.bp"
+    cut.write_text(text[: text.index("job.id=", len(text) // 2) + len("job.id=create")])
+    import pytest
+
+    from lineage.errors import ParseError
+
+    with pytest.raises(ParseError, match="cut short"):
+        lin.load([cut])
+    assert graphcheck.of(lin).nodes == 0
+    [result] = lin.load([cut], lenient=True)  # lenient: the complete lines, counted skip
+    assert sum(result.report["skipped"].values()) == 1
+    cut.write_text(text)  # the complete stream: nothing of the cut uid survives
+    lin.load([cut])
+    assert lin.query("MATCH (n:Lineage) WHERE n.uid ENDS WITH ':create' RETURN n.uid AS u") == []

@@ -572,7 +572,9 @@ def _check_redeclaration(state: _StreamState, ev: dict[str, str], lineno: int) -
 
 
 def utf8_lines(path: Path, report: LoadReport) -> Iterator[str]:
-    """Decoded lines; a line over :data:`MAX_LINE` bytes is never held in memory whole."""
+    """Decoded lines; a line over :data:`MAX_LINE` bytes is never held in memory whole, and a
+    last line without its newline is reported as cut short (a truncated value would otherwise
+    make phantom nodes under truncated uids)."""
     with open(path, "rb") as raw:
         lineno = 0
         while True:
@@ -589,6 +591,14 @@ def utf8_lines(path: Path, report: LoadReport) -> Iterator[str]:
                 report.skip(str(path), lineno, f"a line of at most {MAX_LINE} bytes",
                             head.decode("utf-8", errors="replace"))
                 yield ""  # keep line numbers aligned; an empty line is ignored
+                continue
+            if not data.endswith(b"\n") and data.strip():
+                # only the last line can lack its newline: a stream cut mid-record (monitord
+                # still writing it, a copy cut short) whose values may be truncated
+                report.skip(str(path), lineno, "a last line ending in a newline (the stream "
+                            "looks cut short: a file still being written?)",
+                            data[-60:].decode("utf-8", errors="replace"))
+                yield ""
                 continue
             try:
                 yield data.decode("utf-8")
