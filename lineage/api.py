@@ -13,8 +13,8 @@ from typing import Iterable
 
 from pathlib import Path
 
-from . import analysis, loads, templates
-from .errors import TemplateError
+from . import analysis, exchange, loads, model, templates
+from .errors import LineageError, TemplateError
 from .connection import Graph
 from .connection import Settings as ConnectionSettings
 from .settings import LoadOptions, Settings
@@ -163,6 +163,37 @@ class Lineage:
             ).consume()
         ensure_schema(self.graph.driver, self.graph.database)
         return before
+
+    # ----------------------------------------------------------- exchange
+    def subgraph(self, uid: str, depth: int = 3) -> tuple[Rows, Rows]:
+        """A run's parts (``PART_OF``, up to ``depth`` hops) and the nodes they touch, or a
+        node's ancestors and descendants (up to ``depth``), with every relationship among
+        them: (nodes, edges)."""
+        found = self.query("node", uid=uid)
+        if not found:
+            raise LineageError(f"no node with uid {uid!r} in the graph")
+        if model.RUN_LABEL in found[0]["labels"]:
+            members = self.query("run_members", run=uid, max_depth=depth, limit=1_000_000)
+            uids = [uid] + [m["uid"] for m in members]
+            # and what the run and its parts touched: hosts, users, executables, files
+            uids = list(dict.fromkeys(uids + [r["uid"] for r in
+                                              self.query("neighbours", uids=uids)]))
+        else:
+            up = self.query("ancestors", uid=uid, max_depth=depth)
+            down = self.query("descendants", uid=uid, max_depth=depth)
+            uids = list(dict.fromkeys([uid] + [r["uid"] for r in up] + [r["uid"] for r in down]))
+        return self.query("nodes", uids=uids), self.query("subgraph_edges", uids=uids)
+
+    def export(self, uid: str, output: str | os.PathLike, fmt: str = "prov-json",
+               depth: int = 3) -> str:
+        """Write a run or a node's lineage (see :meth:`subgraph`) as W3C PROV-JSON, PROV-N
+        or GraphML; ``lineage load`` reads the PROV-JSON back. Returns the path.
+
+        >>> lin.export("pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556", "wf.json")  # doctest: +SKIP
+        'wf.json'
+        """
+        nodes, edges = self.subgraph(uid, depth)
+        return exchange.write(list(nodes), list(edges), output, fmt)
 
     # ----------------------------------------------------------- reports
     def report(self, uid: str, output: str | os.PathLike, **options) -> str:

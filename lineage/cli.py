@@ -34,6 +34,7 @@ from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
 from . import api, templates
 from .settings import Settings
+from .sources import SOURCES
 from .errors import InputsFailed, LineageError, ParseError, ServerError, TemplateError
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
@@ -199,7 +200,7 @@ def _progress_printer(quiet: bool, echo=None):
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--source", type=click.Choice(["auto", "pegasus", "swift", "chimbuko", "xalt"]),
+@click.option("--source", type=click.Choice(["auto", *SOURCES]),
               default="auto", show_default=True, help="Force the source system.")
 @click.option("--lenient", is_flag=True,
               help="Skip and count malformed lines/records instead of stopping.")
@@ -296,6 +297,24 @@ def stats(as_json, fmt):
     click.echo(f"loads: {len(info['loads'])}")
     for row in info["loads"]:
         click.echo(f"  {row['status']:8} {row['format']:12} {row['path']}")
+
+
+@main.command("export")
+@click.argument("uid")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The file to write.")
+@click.option("--format", "fmt", type=click.Choice(["prov-json", "prov-n", "graphml"]),
+              default="prov-json", show_default=True, help="W3C PROV-JSON, PROV-N or GraphML.")
+@click.option("--depth", default=3, show_default=True, type=click.IntRange(1, 1000),
+              help="Hops of a run's parts, or of a node's ancestry and descendants.")
+def export_(uid, output, fmt, depth):
+    """Write a run or a node's lineage as W3C PROV (PROV-JSON, PROV-N) or GraphML.
+
+    `lineage load FILE.json` reads a PROV-JSON export (or another tool's PROV-JSON) back.
+    """
+    with _connect() as lin:
+        path = lin.export(uid, output, fmt=fmt, depth=depth)
+    click.echo(f"wrote {path}")
 
 
 # ------------------------------------------------------------------ queries

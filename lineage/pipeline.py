@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from . import loads, model
+from .sources import SOURCES
 from .sources import registry as loaders
 from .errors import InputsFailed, LineageError, ParseError, UnknownFormatError
 from .sources.base import Format, LoadReport
@@ -132,7 +133,7 @@ def expand(paths: Iterable[str | os.PathLike], source: str = "auto") -> Iterator
                 what = "any known format" if source == "auto" else f"a {source} format"
                 raise UnknownFormatError(
                     f"{path}: not recognised as {what}; "
-                    f"use --source to force one (pegasus, swift, chimbuko, xalt)"
+                    f"use --source to force one ({', '.join(SOURCES)})"
                 )
             yield Input(str(path), fmt, True)
 

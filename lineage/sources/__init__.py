@@ -5,8 +5,8 @@ input format, and ``mapping.py`` (source facts to graph records). Adding a fifth
 one folder plus one entry in :data:`SOURCES`.
 
 >>> SOURCES
-('pegasus', 'swift', 'chimbuko', 'xalt')
+('pegasus', 'swift', 'chimbuko', 'xalt', 'prov')
 """
 
 #: Every source, in the order formats are tried when detecting a file's format.
-SOURCES = ("pegasus", "swift", "chimbuko", "xalt")
+SOURCES = ("pegasus", "swift", "chimbuko", "xalt", "prov")

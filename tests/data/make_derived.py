@@ -4,7 +4,9 @@
   writes it (keys with '.' as '_', one JSON object per line);
 - xalt/stampede2.xalt.log: the real XALT link and run records as syslog lines (V:4 chunks);
 - chimbuko/provdb.0.unqlite: the real v0 provenance records in an UnQLite shard, written with
-  the unqlite package as Chimbuko's provDB does.
+  the unqlite package as Chimbuko's provDB does;
+- prov/blackdiamond-4.0.prov.json: blackdiamond-4.0.bp's graph as ``lineage export`` writes
+  it (W3C PROV-JSON), made from the parsed records without a server.
 
     python tests/data/make_derived.py
 """
@@ -60,7 +62,34 @@ def chimbuko_shard() -> None:
     db.close()
 
 
+def prov_json() -> None:
+    from lineage import exchange
+    from lineage.records import Edge, Node
+    from lineage.sources import registry
+    from lineage.sources.base import LoadReport
+
+    path = samples_dir() / "pegasus" / "blackdiamond-4.0.bp"
+    fmt = registry.detect(path)
+    nodes: dict[str, dict] = {}
+    edges: dict[tuple, dict] = {}
+    for rec in fmt.parse(path, LoadReport(str(path), fmt.name)):
+        if isinstance(rec, Node):
+            node = nodes.setdefault(rec.uid, {"uid": rec.uid, "kind": rec.kind.label,
+                                              "properties": {}})
+            node["properties"].update({k: v for k, v in rec.props.items() if v is not None})
+        elif isinstance(rec, Edge):
+            edge = edges.setdefault((rec.start, rec.rel.name, rec.end, rec.key), {
+                "source": rec.start, "type": rec.rel.name, "target": rec.end,
+                "properties": {"key": rec.key} if rec.key else {}})
+            edge["properties"].update({k: v for k, v in rec.props.items() if v is not None})
+    edges = {k: e for k, e in edges.items() if e["source"] in nodes and e["target"] in nodes}
+    out = HERE / "derived" / "prov" / "blackdiamond-4.0.prov.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    exchange.write(list(nodes.values()), list(edges.values()), out, "prov-json")
+
+
 if __name__ == "__main__":
+    prov_json()
     pegasus_jsonl()
     xalt_syslog()
     chimbuko_shard()

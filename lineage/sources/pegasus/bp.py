@@ -188,8 +188,9 @@ class _Events:
 
     def xwf_start(self, ev, ts):
         xwf = _need(ev, "xwf.id")
+        restarts = _int(ev, "restart_count")
         self.state.workflow_states.setdefault(xwf, []).append(
-            ("WORKFLOW_STARTED", ts, _int(ev, "restart_count"), None))
+            ("WORKFLOW_STARTED", ts, restarts, None))
         props = {"xwf_id": xwf, "restart_count": _int(ev, "restart_count")}
         if xwf not in self.state.started:
             self.state.started.add(xwf)
@@ -200,8 +201,9 @@ class _Events:
     def xwf_end(self, ev, ts):
         xwf = _need(ev, "xwf.id")
         status = _int(ev, "status")
+        restarts = _int(ev, "restart_count")
         self.state.workflow_states.setdefault(xwf, []).append(
-            ("WORKFLOW_TERMINATED", ts, _int(ev, "restart_count"), status))
+            ("WORKFLOW_TERMINATED", ts, restarts, status))
         yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), {
             "xwf_id": xwf,
             "end_time": ts,

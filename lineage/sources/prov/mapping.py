@@ -1,0 +1,176 @@
+"""W3C PROV documents to graph records, and the vocabulary both directions share.
+
+A document ``lineage export`` wrote carries each element's kind and uid (``lineage:kind``,
+``lineage:uid``) and each property as a ``lineage:<name>`` attribute (lists as JSON text
+under ``lineage:list__<name>``): it comes back as the same nodes and relationships.
+Elements of other tools' documents become ``ProvEntity`` / ``ProvActivity`` / ``ProvAgent``.
+PROV relations map to the lineage relations (:data:`RELATION_OF`); ``wasInfluencedBy`` with a
+``lineage:type`` attribute carries the lineage relations PROV has no term for (``PART_OF``,
+``INSTANCE_OF``, ...).
+
+>>> RELATION_OF["wasGeneratedBy"]
+'WAS_GENERATED_BY'
+>>> prop_name("ex:size"), prop_name("http://x.org/a#b c")
+('attr_ex_size', 'attr_http_x_org_a_b_c')
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import Any, Iterator
+
+from ... import model
+from ...records import Edge, Node, Record
+from ..base import LoadReport
+from . import model as prov_model
+
+NAMESPACE = "urn:lineage-explorer:"
+PREFIX = "lineage"
+LIST_PREFIX = "list__"
+
+#: PROV relation (as the prov package names its records) -> (lineage relationship type,
+#: the formal attributes naming its start and its end).
+RELATIONS = {
+    "used": ("USED", "prov:activity", "prov:entity"),
+    "wasGeneratedBy": ("WAS_GENERATED_BY", "prov:entity", "prov:activity"),
+    "wasInformedBy": ("WAS_INFORMED_BY", "prov:informed", "prov:informant"),
+    "wasDerivedFrom": ("WAS_DERIVED_FROM", "prov:generatedEntity", "prov:usedEntity"),
+    "hadMember": ("HAD_MEMBER", "prov:collection", "prov:entity"),
+    "wasAssociatedWith": ("WAS_ASSOCIATED_WITH", "prov:activity", "prov:agent"),
+    "wasStartedBy": ("WAS_STARTED_BY", "prov:activity", "prov:starter"),
+    "wasInfluencedBy": (None, "prov:influencee", "prov:influencer"),
+}
+RELATION_OF = {prov: rel for prov, (rel, _, _) in RELATIONS.items() if rel}
+GENERIC = {"prov:Entity": prov_model.PROV_ENTITY, "prov:Activity": prov_model.PROV_ACTIVITY,
+           "prov:Agent": prov_model.PROV_AGENT}
+
+
+def prop_name(attribute: str) -> str:
+    """The property name of a foreign attribute: ``attr_`` and its name as an identifier."""
+    return "attr_" + re.sub(r"[^0-9A-Za-z]+", "_", attribute).strip("_")
+
+
+def epoch(value: Any) -> float | None:
+    """Seconds since the epoch of a PROV time (a datetime), None for none."""
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=dt.timezone.utc)
+        return value.timestamp()
+    return None
+
+
+def _plain(value: Any) -> Any:
+    """A PROV attribute value as a storable scalar (qualified names and literals as text)."""
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    return str(value)
+
+
+def _lineage_props(attributes: list[tuple[str, Any]]) -> tuple[str | None, str | None, dict]:
+    kind = uid = None
+    props: dict[str, Any] = {}
+    for name, value in attributes:
+        if not name.startswith(PREFIX + ":"):
+            continue
+        local = name[len(PREFIX) + 1:]
+        if local == "kind":
+            kind = str(value)
+        elif local == "uid":
+            uid = str(value)
+        elif local.startswith(LIST_PREFIX):
+            props[local[len(LIST_PREFIX):]] = json.loads(str(value))
+        else:
+            props[local] = _plain(value)
+    return kind, uid, props
+
+
+def element_record(record, where: str) -> Node:
+    """The node of one PROV element (entity, activity or agent)."""
+    attributes = [(str(k), v) for k, v in record.attributes]
+    kind_name, uid, props = _lineage_props(attributes)
+    if kind_name is not None:  # written by lineage export: its own kind and uid
+        kind = model.NODE_KINDS.get(kind_name)
+        if kind is None or uid is None or model.kind_of_uid(uid) is not kind:
+            raise ValueError(f"{where}: lineage:kind {kind_name!r} with lineage:uid {uid!r} "
+                             "is not a kind and uid scheme of this model")
+        return Node(kind, uid, props)
+    kind = GENERIC[str(record.get_type())]
+    identifier = str(record.identifier)
+    props = {"identifier": identifier, "name": identifier}
+    types = [str(v) for k, v in attributes if k == "prov:type"]
+    if types:
+        props["prov_type"] = types
+    for name, value in attributes:
+        if name == "prov:label":
+            props["label"] = str(value)
+        elif name in ("prov:startTime", "prov:endTime"):
+            props["start_time" if name.endswith("startTime") else "end_time"] = epoch(value)
+        elif name != "prov:type":
+            props[prop_name(name)] = _plain(value)
+    return Node(kind, kind.uid(identifier), props)
+
+
+def relation_record(record, uids: dict[str, str], where: str) -> Edge | None:
+    """The relationship of one PROV relation between elements of the document (None for a
+    relation this model has no term for)."""
+    name = record.get_type().localpart
+    name = name[0].lower() + name[1:]
+    spec = _relation_spec(name)
+    if spec is None:
+        return None
+    rel_name, start_attr, end_attr = spec
+    formal = {str(k): v for k, v in record.formal_attributes}
+    start, end = formal.get(start_attr), formal.get(end_attr)
+    if start is None or end is None:
+        raise ValueError(f"{where}: a {name} without {start_attr} and {end_attr}")
+    _, _, props = _lineage_props([(str(k), v) for k, v in record.attributes])
+    rel_name = props.pop("type", None) if rel_name is None else rel_name
+    if rel_name is None or rel_name not in model.REL_TYPES:
+        return None
+    key = props.pop("key", "")
+    try:
+        return Edge(model.REL_TYPES[rel_name], uids[str(start)], uids[str(end)], props, key=key)
+    except KeyError as exc:
+        raise ValueError(f"{where}: {name} names {exc.args[0]}, which the document does not "
+                         "declare") from None
+
+
+_PROV_NAMES = {"usage": "used", "generation": "wasGeneratedBy",
+               "communication": "wasInformedBy", "derivation": "wasDerivedFrom",
+               "membership": "hadMember", "association": "wasAssociatedWith",
+               "start": "wasStartedBy", "influence": "wasInfluencedBy"}
+
+
+def _relation_spec(name: str):
+    return RELATIONS.get(_PROV_NAMES.get(name, name))
+
+
+def document_records(document, report: LoadReport, path: str) -> Iterator[Record]:
+    """Records of a PROV document (its bundles flattened): elements first, then relations."""
+    uids: dict[str, str] = {}
+    relations = []
+    for number, record in enumerate(document.get_records(), 1):
+        where = f"record {number} ({record.get_type()} {record.identifier or ''})".rstrip()
+        try:
+            if str(record.get_type()) in GENERIC:
+                node = element_record(record, where)
+                uids[str(record.identifier)] = node.uid
+                yield node
+            else:
+                relations.append((where, record))
+        except ValueError as exc:
+            report.skip(path, where, "a PROV element this model can hold", str(exc))
+    for where, record in relations:
+        try:
+            edge = relation_record(record, uids, where)
+        except ValueError as exc:
+            report.skip(path, where, "a PROV relation between declared elements", str(exc))
+            continue
+        if edge is None:
+            report.unknown_item(f"PROV {record.get_type()}")
+        else:
+            yield edge

@@ -1,0 +1,120 @@
+"""Lineage that leaves the tool: W3C PROV-JSON / PROV-N the prov package reads back, GraphML,
+PROV-JSON import (other tools' documents and round trips of our own)."""
+
+import json
+
+import networkx as nx
+import pytest
+from click.testing import CliRunner
+from prov.model import ProvDocument
+
+from lineage import cli
+from lineage.errors import ParseError
+
+from .conftest import SAMPLES
+
+BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
+BD_WF = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
+XALT_RUN = next((SAMPLES / "xalt").glob("run.*.json"))
+SWIFT = SAMPLES / "swift" / "130-fmri-20090316-1729-mxxea3a1.log"
+
+#: A W3C PROV-JSON document as other tools write it (the PROV primer's example, abridged).
+PRIMER = {
+    "prefix": {"ex": "http://example.org/", "foaf": "http://xmlns.com/foaf/0.1/"},
+    "entity": {"ex:article": {"prov:label": "Crime rises in cities", "prov:type": "ex:Article"},
+               "ex:dataSet1": {}, "ex:chart1": {}},
+    "activity": {"ex:compose": {"prov:startTime": "2012-03-31T09:21:00+00:00"},
+                 "ex:illustrate": {}},
+    "agent": {"ex:derek": {"prov:type": "prov:Person", "foaf:givenName": "Derek"}},
+    "used": {"_:u1": {"prov:activity": "ex:compose", "prov:entity": "ex:dataSet1"}},
+    "wasGeneratedBy": {"_:g1": {"prov:entity": "ex:chart1", "prov:activity": "ex:illustrate"}},
+    "wasInformedBy": {"_:i1": {"prov:informed": "ex:illustrate", "prov:informant": "ex:compose"}},
+    "wasDerivedFrom": {"_:d1": {"prov:generatedEntity": "ex:article",
+                                "prov:usedEntity": "ex:dataSet1"}},
+    "wasAssociatedWith": {"_:a1": {"prov:activity": "ex:compose", "prov:agent": "ex:derek"}},
+}
+
+
+def subgraph_content(lin, nodes, edges):
+    """Nodes and relationships of a subgraph, without which load wrote them."""
+    def plain(props):
+        return tuple(sorted((k, json.dumps(v)) for k, v in props.items() if k != "loads"))
+    return (sorted((n["uid"], n["kind"], plain(n["properties"])) for n in nodes),
+            sorted((e["source"], e["type"], e["target"], plain(e["properties"])) for e in edges))
+
+
+@pytest.mark.parametrize("sample,run", [
+    (BD, BD_WF),
+    (XALT_RUN, "xalt:run:acc1af54-6d3c-4ada-8cac-4c8f6aad8bb5"),
+    (SWIFT, "swift:run:130-fmri-20090316-1729-mxxea3a1"),
+])
+def test_export_then_import_gives_the_same_subgraph(lin, tmp_path, sample, run):
+    lin.load([sample])
+    nodes, edges = lin.subgraph(run)
+    assert len(nodes) > 1 and len(edges) > 0
+    before = subgraph_content(lin, nodes, edges)
+    doc = tmp_path / "run.json"
+    lin.export(run, doc)
+    read = ProvDocument.deserialize(source=str(doc), format="json")  # the prov package reads it
+    assert len(read.get_records()) >= len(nodes) + len(edges)
+    lin.reset()
+    [result] = lin.load([doc])
+    assert result.format == "prov-json" and result.status == "loaded"
+    assert result.write.unresolved_edges == 0
+    nodes2, edges2 = lin.subgraph(run)
+    assert subgraph_content(lin, nodes2, edges2) == before
+
+
+def test_prov_n_and_graphml(lin, tmp_path):
+    lin.load([BD])
+    provn = tmp_path / "wf.provn"
+    lin.export(BD_WF, provn, fmt="prov-n")
+    text = provn.read_text()
+    assert text.startswith("document") and "wasInformedBy(" in text
+    assert "wasAssociatedWith(" in text and 'lineage:type="PART_OF"' in text
+    graphml = tmp_path / "wf.graphml"
+    lin.export(BD_WF, graphml, fmt="graphml")
+    graph = nx.read_graphml(graphml)
+    nodes, edges = lin.subgraph(BD_WF)
+    assert graph.number_of_nodes() == len(nodes) and graph.number_of_edges() == len(edges)
+    assert graph.nodes[BD_WF]["kind"] == "Workflow"
+
+
+def test_another_tools_document_imports_as_prov_kinds(lin, tmp_path):
+    doc = tmp_path / "primer.json"
+    doc.write_text(json.dumps(PRIMER))
+    [result] = lin.load([doc])
+    assert result.format == "prov-json" and result.status == "loaded"
+    kinds = {r["k"]: r["n"] for r in lin.query(
+        "MATCH (n:Lineage) RETURN n.kind AS k, count(*) AS n")}
+    assert kinds == {"ProvEntity": 3, "ProvActivity": 2, "ProvAgent": 1}
+    [article] = lin.query("MATCH (n:ProvEntity {identifier: 'ex:article'}) "
+                          "RETURN n.label AS label, n.prov_type AS types")
+    assert article == {"label": "Crime rises in cities", "types": ["ex:Article"]}
+    # lineage questions work on it: the chart's ancestry runs through both activities
+    up = {r["uid"] for r in lin.query("ancestors", uid="prov:entity:ex:chart1")}
+    assert {"prov:activity:ex:illustrate", "prov:activity:ex:compose",
+            "prov:entity:ex:dataSet1", "prov:agent:ex:derek"} <= up | {"prov:agent:ex:derek"}
+    [derek] = lin.query("MATCH (a:ProvAgent) RETURN a.attr_foaf_givenName AS name")
+    assert derek["name"] == "Derek"
+
+
+def test_an_invalid_document_names_the_record(lin, tmp_path):
+    bad = dict(PRIMER, used={"_:u1": {"prov:activity": "ex:compose", "prov:entity": "ex:nothere"}})
+    doc = tmp_path / "bad.json"
+    doc.write_text(json.dumps(bad))
+    with pytest.raises(ParseError, match=r"bad.json.*record .*ex:nothere"):
+        lin.load([doc])
+    assert lin.query("MATCH (n:Lineage) RETURN count(n) AS n")[0]["n"] == 0
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"entity": {"ex:a": {}}, "prefix": 3}')
+    with pytest.raises(ParseError, match="broken.json.*PROV-JSON"):
+        lin.load([broken])
+
+
+def test_export_command(lin, tmp_path, cli_env):
+    lin.load([BD])
+    out = tmp_path / "wf.json"
+    result = CliRunner(env=cli_env).invoke(cli.main, ["export", BD_WF, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["prefix"]["lineage"] == "urn:lineage-explorer:"
