@@ -23,6 +23,7 @@ and CI is not set.
 from __future__ import annotations
 
 import csv
+import re
 import io
 import json
 import os
@@ -46,12 +47,27 @@ def samples_dir() -> Path:
 
 
 # ------------------------------------------------------------------ output
+#: C0 and C1 control characters and DEL (escape sequences, NUL, bells), except newline and
+#: tab, which the table shows as \n and CSV quotes.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def safe_text(text: str) -> str:
+    r"""``text`` with control characters shown as escapes, so a provenance string cannot drive
+    the terminal (set its title, move the cursor, hide a line).
+
+    >>> safe_text("ok\x1b]0;owned\x07 \x00")
+    'ok\\x1b]0;owned\\x07 \\x00'
+    """
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def _cell(value) -> str:
     if value is None:
         return ""
     if isinstance(value, (dict, list)):
-        return json.dumps(value, default=str, ensure_ascii=False)
-    return str(value)
+        return safe_text(json.dumps(value, default=str, ensure_ascii=False))
+    return safe_text(str(value))
 
 
 def emit(rows: list[dict], fmt: str, columns: list[str] | None = None) -> None:
@@ -186,7 +202,7 @@ def _progress_printer(quiet: bool, echo=None):
         line = (f"{info['status']:12} {info['path']} [{info['format']}] "
                 f"{info['node_records']} node / {info['edge_records']} edge records"
                 f" in {info['seconds']} s")
-        if info["status"] == "failed" and info.get("error"):
+        if info["status"] in ("failed", "unreadable") and info.get("error"):
             line += f": {info['error']}"
         if info["unresolved_edges"]:
             line += f"; {info['unresolved_edges']} edges point at nodes not in the graph"

@@ -17,6 +17,7 @@ import hashlib
 import os
 import pickle
 import re
+import stat
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ class LoadResult:
     path: str
     format: str | None
     source: str | None
-    status: str  # loaded | unchanged | failed | unrecognised | empty
+    status: str  # loaded | unchanged | failed | unrecognised | unreadable | empty
     sha256: str | None = None
     nodes: dict[str, int] = field(default_factory=dict)
     edges: dict[str, int] = field(default_factory=dict)
@@ -91,6 +92,27 @@ class Input:
     path: str
     format: Format | None
     explicit: bool  # named by the user (not found by walking a directory)
+    problem: str | None = None  # why it cannot be read (a FIFO, a dangling link...)
+
+
+def unreadable(path: Path) -> str | None:
+    """Why ``path`` is not a regular file the loaders may open (None when it is one): a FIFO,
+    socket or device would block or never end, a dangling or looping link has no content.
+
+    >>> unreadable(Path("/dev/null"))
+    'not a regular file (a character device): not read'
+    """
+    try:
+        mode = path.stat().st_mode  # follows links
+    except OSError as exc:
+        what = "a dangling or looping link" if path.is_symlink() else "unreadable"
+        return f"{what} ({exc.strerror}): not read"
+    if stat.S_ISREG(mode):
+        return None
+    kinds = {stat.S_ISFIFO: "a FIFO", stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a character device",
+             stat.S_ISBLK: "a block device", stat.S_ISDIR: "a directory"}
+    kind = next((name for test, name in kinds.items() if test(mode)), "not a file")
+    return f"not a regular file ({kind}): not read"
 
 
 def is_url(text: str) -> bool:
@@ -126,8 +148,15 @@ def expand(paths: Iterable[str | os.PathLike], source: str = "auto") -> Iterator
                     if name.startswith("."):
                         continue
                     child = Path(root) / name
+                    problem = unreadable(child)
+                    if problem:
+                        yield Input(str(child), None, False, problem)
+                        continue
                     yield Input(str(child), loaders.detect(child, source), False)
         else:
+            problem = unreadable(path)
+            if problem:
+                raise LineageError(f"{path}: {problem}")
             fmt = loaders.detect(path, source)
             if fmt is None:
                 what = "any known format" if source == "auto" else f"a {source} format"
@@ -295,6 +324,9 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
     fmt = item.format
     result = LoadResult(redact_url(item.path), fmt.name if fmt else None,
                         fmt.source if fmt else None, "unrecognised")
+    if item.problem:
+        result.status, result.error = "unreadable", item.problem
+        return result
     if fmt is None:
         return result
     driver, database = writer.driver, writer.database

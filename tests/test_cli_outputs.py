@@ -116,3 +116,13 @@ def test_progress_bar_on_a_terminal_only(lin, cli_env):
     assert "records=" not in quiet and "unchanged" in quiet  # the per-file line stays
     piped = run(env, "load", str(BD))
     assert "records=" not in piped.stderr
+
+
+def test_control_characters_never_reach_the_terminal(lin, cli_env):
+    """An OSC title sequence, a NUL and a carriage return in provenance come out escaped."""
+    lin.write("CREATE (:Lineage:Entity:Host {uid: 'host:evil', kind: 'Host', "
+              "name: $name})", {"name": "n\x1b]0;owned\x07\x00\rX"})
+    for fmt in ("table", "csv"):
+        out = run(cli_env, "query", "MATCH (h:Host) RETURN h.name AS name", "--format", fmt)
+        assert "\x1b" not in out.stdout and "\x00" not in out.stdout and "\x07" not in out.stdout
+        assert "\\x1b]0;owned\\x07\\x00\\x0dX" in out.stdout

@@ -139,3 +139,27 @@ def test_a_directory_load_finishes_and_names_every_failed_input(lin, tmp_path, c
     out = runner.invoke(cli.main, ["load", str(tree), "--fail-fast"])
     assert out.exit_code == cli.EXIT_INPUT
     assert one(lin, "MATCH (n:Execution) RETURN count(n) AS n") == 0
+
+
+def test_fifos_devices_and_dangling_links_are_reported_not_read(lin, tmp_path):
+    """A walk never blocks on a FIFO nor reads a device; a dangling link is reported."""
+    import os
+
+    import pytest
+
+    from lineage.errors import LineageError
+
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    shutil.copy(BD, tree / "a.bp")
+    os.mkfifo(tree / "b.fifo")  # opening it would block forever
+    (tree / "c.link").symlink_to(tree / "missing.bp")
+    (tree / "d.loop").symlink_to(tree / "d.loop")
+    results = lin.load([tree])
+    by_name = {r.path.rsplit("/", 1)[1]: r for r in results}
+    assert by_name["a.bp"].status == "loaded"
+    assert by_name["b.fifo"].status == "unreadable" and "FIFO" in by_name["b.fifo"].error
+    assert by_name["c.link"].status == "unreadable" and "link" in by_name["c.link"].error
+    assert by_name["d.loop"].status == "unreadable"
+    with pytest.raises(LineageError, match="/dev/zero: not a regular file"):
+        lin.load(["/dev/zero"])
