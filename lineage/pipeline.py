@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import re
 import stat
 import tempfile
 import time
@@ -30,6 +29,7 @@ from .sources import registry as loaders
 from .errors import InputsFailed, LineageError, ParseError, UnknownFormatError
 from .sources.base import Format, LoadReport
 from .records import Edge, Node, as_json
+from .redact import redact_url
 from .settings import LoadOptions
 from .writer import WriteStats, Writer, ensure_schema
 
@@ -117,18 +117,6 @@ def unreadable(path: Path) -> str | None:
 
 def is_url(text: str) -> bool:
     return "://" in text and not Path(text).exists()
-
-
-_URL_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*://[^:/@]*):[^@]*@")
-
-
-def redact_url(text: str) -> str:
-    """A database URL without its password, for messages and the :Load record.
-
-    >>> redact_url("postgresql://alice:s3cret@db:5432/provdb")
-    'postgresql://alice:***@db:5432/provdb'
-    """
-    return _URL_PASSWORD.sub(r"\1:***@", text)
 
 
 def expand(paths: Iterable[str | os.PathLike], source: str = "auto") -> Iterator[Input]:

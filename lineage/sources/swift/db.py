@@ -26,6 +26,7 @@ from decimal import Decimal
 from typing import Iterator
 
 from ...errors import LineageError
+from ...redact import redact_url
 from ...records import Node, Record
 from ... import model
 from . import model as swift_model
@@ -78,7 +79,8 @@ def connect(url: str):
     try:
         conn = psycopg.connect(libpq_url(url), connect_timeout=20)
     except psycopg.Error as exc:
-        raise LineageError(f"cannot connect to the Swift provenance database: {exc}") from exc
+        raise LineageError(f"cannot connect to the Swift provenance database "
+                           f"{redact_url(url)}: {redact_url(str(exc))}") from exc
     conn.read_only = True
     return conn
 
@@ -110,6 +112,7 @@ def _stream(conn, sql: str, name: str):
 
 def read_db(url: str, report: LoadReport) -> Iterator[Record]:
     conn = connect(url)
+    url = redact_url(url)  # only the redacted URL reaches messages
     try:
         tables = _Tables(conn)
         missing = [t for t in REQUIRED if t not in tables.columns]

@@ -1,0 +1,27 @@
+"""Database URL passwords never reach messages, the graph or the terminal."""
+
+import pytest
+
+from lineage.errors import LineageError
+from lineage.redact import redact_url
+from lineage.sources.swift import db as swift_db
+
+SECRETS = ["s3cr/et@x y", "hunter2", "tok3n"]
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://bob:s3cr/et@x y@127.0.0.1:9/provdb",
+    "postgresql://bob@127.0.0.1:9/provdb?password=hunter2&sslmode=disable",
+    "postgres://127.0.0.1:9/provdb?sslmode=disable&access_token=tok3n",
+])
+def test_urls_are_redacted(url):
+    shown = redact_url(url)
+    assert not any(secret in shown for secret in SECRETS)
+    assert "127.0.0.1:9/provdb" in shown
+
+
+def test_a_failed_connection_does_not_print_the_password():
+    url = "postgresql://bob:hunter2@127.0.0.1:9/provdb?connect_timeout=1"
+    with pytest.raises(LineageError) as err:
+        list(swift_db.read_db(url, None))
+    assert "hunter2" not in str(err.value) and "127.0.0.1" in str(err.value)
