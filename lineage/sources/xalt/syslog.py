@@ -61,6 +61,31 @@ def detect_syslog(path: Path, head: bytes) -> bool:
     return False
 
 
+#: Largest record a compressed XALT record may inflate to (real run records are a few
+#: hundred KB; a zlib bomb of 680 KB inflates to 1.65 GB).
+MAX_INFLATED = 64 * 1024 * 1024
+
+
+def inflate(data: bytes, limit: int = MAX_INFLATED) -> bytes:
+    """zlib-decompress ``data``, refusing (``ValueError``) to produce more than ``limit`` bytes.
+
+    >>> inflate(zlib.compress(b"x" * 10))
+    b'xxxxxxxxxx'
+    >>> inflate(zlib.compress(b"x" * 1000), limit=100)
+    Traceback (most recent call last):
+    ...
+    ValueError: a compressed record inflating to more than 100 bytes (a zlib bomb?)
+    """
+    inflater, out, tail = zlib.decompressobj(), bytearray(), data
+    while tail and not inflater.eof:
+        out += inflater.decompress(tail, 1 << 20)  # a MiB at a time: never far past the cap
+        tail = inflater.unconsumed_tail
+        if len(out) > limit:
+            raise ValueError(f"a compressed record inflating to more than {limit} bytes "
+                             "(a zlib bomb?)")
+    return bytes(out + inflater.flush())
+
+
 @dataclass
 class _Partial:
     """The chunks of one record seen so far."""
@@ -158,7 +183,7 @@ class _Assembler:
         where = f"line {part.first_line} (key {ident[1]})"
         if part.version == 2:
             try:
-                text = zlib.decompress(base64.b64decode("".join(chunks))).decode(
+                text = inflate(base64.b64decode("".join(chunks))).decode(
                     "utf-8", errors="surrogateescape")
             except (binascii.Error, zlib.error, ValueError) as exc:
                 self.report.skip(self.report.path, where, "a zlib-compressed, base64-encoded "
@@ -198,7 +223,7 @@ class _Assembler:
         try:
             raw = base64.b64decode(data)
             try:
-                raw = zlib.decompress(raw)
+                raw = inflate(raw)
             except zlib.error:
                 pass
             text = raw.decode("utf-8", errors="surrogateescape")

@@ -1,0 +1,55 @@
+"""Worst cases that must not exhaust memory: each ends in a clear, bounded error."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from lineage.errors import ParseError
+from lineage.sources.base import LoadReport
+from lineage.sources.xalt.syslog import MAX_INFLATED, parse_syslog_lines
+
+from .xalt_helpers import syslog_lines
+
+
+def test_a_zlib_bomb_in_a_v2_syslog_record_is_refused_without_inflating_it():
+    record = json.dumps({"xalt_run_uuid": "u1", "package_name": "x" * 16, "program": "R",
+                         "pad": "0" * (MAX_INFLATED + 1024)})
+    lines = syslog_lines(record, key="pkg_u1", kind="pkg", version=2, block=100_000)
+    assert sum(len(line) for line in lines) < MAX_INFLATED // 50  # a small input...
+    with pytest.raises(ParseError, match="inflating to more than"):  # ...refused, strict
+        list(parse_syslog_lines(lines, LoadReport("bomb.log", "xalt-syslog")))
+    report = LoadReport("bomb.log", "xalt-syslog", lenient=True)
+    assert list(parse_syslog_lines(lines, report)) == []
+    assert sum(report.skipped.values()) == 1
+
+
+BOMB_SCRIPT = """
+import base64, resource, sys, zlib
+from lineage.sources.base import LoadReport
+from lineage.sources.xalt.syslog import parse_syslog_lines
+
+deflate = zlib.compressobj(9)
+parts = [deflate.compress(b'{"xalt_run_uuid": "u", "package_name": "p", "program": "R", "pad": "')]
+zeros = b"0" * (1 << 20)
+parts += [deflate.compress(zeros) for _ in range(400)]   # 400 MiB once inflated
+parts += [deflate.compress(b'"}'), deflate.flush()]
+payload = base64.b64encode(b"".join(parts)).decode()
+chunks = [payload[i:i + 100000] for i in range(0, len(payload), 100000)]
+lines = [f"Jun 29 11:48:33 c455 XALT_LOGGING_s2: V:2 kind:pkg idx:{i} nb:{len(chunks)} "
+         f"syshost:s2 key:pkg_u value:{c}" for i, c in enumerate(chunks)]
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+report = LoadReport("bomb.log", "xalt-syslog", lenient=True)
+list(parse_syslog_lines(lines, report))
+assert sum(report.skipped.values()) == 1, report.skipped
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+
+
+def test_the_bomb_costs_bounded_memory():
+    """Peak RSS while reading a bomb that inflates to 400 MiB grows by about one cap at most
+    (measured in a child process, whose peak starts low)."""
+    grown_kb = int(subprocess.run([sys.executable, "-c", BOMB_SCRIPT], capture_output=True,
+                                  text=True, check=True).stdout.strip())
+    assert grown_kb < 2 * MAX_INFLATED // 1024, grown_kb
