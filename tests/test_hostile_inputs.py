@@ -53,3 +53,35 @@ def test_the_bomb_costs_bounded_memory():
     grown_kb = int(subprocess.run([sys.executable, "-c", BOMB_SCRIPT], capture_output=True,
                                   text=True, check=True).stdout.strip())
     assert grown_kb < 2 * MAX_INFLATED // 1024, grown_kb
+
+
+NESTING_SCRIPT = """
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))  # 1 GiB: the old reader needed 20
+from pathlib import Path
+from lineage.sources.base import LoadReport
+from lineage.sources.chimbuko.mapping import parse_json
+
+sample = json.loads(Path(sys.argv[1]).read_text())
+good = json.dumps(sample[0])
+bomb = good[:-1] + ', "deep": ' + "[" * 200000 + "]" * 200000 + "}"
+path = Path(sys.argv[2])
+path.write_text("[" + good + ", " + bomb + ", " + good + "]")
+report = LoadReport(str(path), "chimbuko-json", lenient=True)
+records = list(parse_json(path, report))
+print(json.dumps({"skipped": dict(report.skipped), "records": len(records),
+                  "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def test_deeply_nested_chimbuko_json_is_refused_in_bounded_memory(tmp_path):
+    from .conftest import SAMPLES
+
+    sample = SAMPLES / "chimbuko" / "provdb_v2_anomalies.json"
+    out = subprocess.run([sys.executable, "-c", NESTING_SCRIPT, str(sample),
+                          str(tmp_path / "deep.json")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-500:]
+    result = json.loads(out.stdout)
+    assert result["skipped"] == {"expected JSON nested at most 256 levels deep": 1}
+    assert result["records"] > 0  # the two good records around it are read
+    print("peak RSS of the nesting bomb (KB):", result["maxrss_kb"])

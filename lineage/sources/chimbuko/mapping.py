@@ -694,14 +694,59 @@ def json_records(path: Path, report: LoadReport) -> Iterator[Any]:
         if first not in (b"[", b"{"):
             report.skip(str(path), 1, "a JSON array or object of Chimbuko records", first.decode("latin-1"))
             return
-        prefix, multiple = ("item", False) if first == b"[" else ("", True)
+        base, multiple = (1, False) if first == b"[" else (0, True)
         index = 0
         try:
-            for index, rec in enumerate(ijson.items(fh, prefix, use_float=True, multiple_values=multiple)):
+            for index, rec in enumerate(_shallow_items(fh, base, multiple)):
+                if rec is _TOO_DEEP:
+                    report.skip(str(path), f"record {index + 1}",
+                                f"JSON nested at most {MAX_NESTING} levels deep", "deeper")
+                    continue
                 yield rec
         except ijson.JSONError as exc:
             report.skip(str(path), f"record {index + 1} (byte {fh.tell()})",
                         "well-formed JSON", str(exc)[:120])
+
+
+#: Deepest nesting a record may have (real records nest about 6 levels). ijson's own item
+#: builder keeps a prefix string per level, so 200,000 nested brackets cost it O(depth^2)
+#: memory (20 GB); the builder below never builds a record past this depth.
+MAX_NESTING = 256
+_TOO_DEEP = object()
+
+
+def _shallow_items(fh, base: int, multiple: bool) -> Iterator[Any]:
+    """The values at depth ``base`` (1: the items of a top-level array; 0: each top-level
+    value), built from ijson's prefix-free events; a value nested deeper than
+    :data:`MAX_NESTING` is skipped (its events swallowed) and yields :data:`_TOO_DEEP`.
+
+    >>> import io
+    >>> list(_shallow_items(io.BytesIO(b'[{"a": [1, 2]}, 3]'), 1, False))
+    [{'a': [1, 2]}, 3]
+    """
+    import ijson
+    from ijson.common import ObjectBuilder
+
+    depth, builder, too_deep = 0, None, False
+    for event, value in ijson.basic_parse(fh, use_float=True, multiple_values=multiple):
+        if builder is None and not too_deep and depth == base and event not in _NOT_A_START:
+            builder = ObjectBuilder()
+        if event in _OPENERS:
+            depth += 1
+            if depth - base > MAX_NESTING and builder is not None:
+                builder, too_deep = None, True
+        elif event in _CLOSERS:
+            depth -= 1
+        if builder is not None:
+            builder.event(event, value)
+        if depth == base and (builder is not None or too_deep) and event != "map_key":
+            yield _TOO_DEEP if too_deep else builder.value
+            builder, too_deep = None, False
+
+
+_OPENERS = frozenset({"start_map", "start_array"})
+_CLOSERS = frozenset({"end_map", "end_array"})
+_NOT_A_START = _CLOSERS | {"map_key"}
 
 
 def parse_json(path: Path, report: LoadReport) -> Iterator[Record]:
