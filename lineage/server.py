@@ -338,15 +338,23 @@ def _jvm_args(java: str, lib: Path, paths: ServerPaths) -> list[str]:
 
 
 def _set_initial_password(java: str, lib: Path, paths: ServerPaths) -> None:
+    """Set the generated password with neo4j-admin, passing it in a Java argument file
+    (``java @file``, expanded inside the JVM) so that it never appears on a command line
+    other local users can read in /proc; the file is private and removed at once."""
     password = secrets.token_urlsafe(24)
     env = dict(os.environ, NEO4J_HOME=str(paths.root), NEO4J_CONF=str(paths.conf_dir))
-    proc = subprocess.run(
-        [java, "-cp", f"{lib}/*", "org.neo4j.cli.AdminTool",
-         "dbms", "set-initial-password", password],
-        capture_output=True, text=True, env=env, cwd=paths.root, umask=0o077,
-    )
+    argfile = paths.root / "set-initial-password.args"
+    args = ["-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "dbms", "set-initial-password",
+            password]
+    _write_private(argfile, "\n".join(f'"{a}"' for a in args) + "\n")
+    try:
+        proc = subprocess.run([java, f"@{argfile}"], capture_output=True, text=True, env=env,
+                              cwd=paths.root, umask=0o077)
+    finally:
+        argfile.unlink(missing_ok=True)
     if proc.returncode != 0:
-        raise ServerError("neo4j-admin set-initial-password failed:\n" + proc.stderr[-2000:])
+        raise ServerError("neo4j-admin set-initial-password failed:\n"
+                          + proc.stderr[-2000:].replace(password, "***"))
     _write_private(paths.password_file, password + "\n")
 
 

@@ -6,6 +6,7 @@ import socket
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from neo4j import GraphDatabase
@@ -111,3 +112,37 @@ def test_private_paths_are_private_whatever_the_umask(tmp_path):
     for d in (tmp_path / "a", tmp_path / "a" / "b", nested):
         assert stat.S_IMODE(os.stat(d).st_mode) & 0o077 == 0, d
     assert stat.S_IMODE(os.stat(nested / "password").st_mode) == 0o600
+
+
+def test_the_initial_password_never_shows_on_a_command_line(tmp_path):
+    """Other local users can read every process's /proc/<pid>/cmdline: while neo4j-admin sets
+    the generated password, no command line may hold it (it travels in a private file)."""
+    import threading
+
+    paths = server.ServerPaths.under(tmp_path / "state")
+    for d in (paths.root, paths.conf_dir, paths.data_dir, paths.logs_dir, paths.run_dir):
+        d.mkdir(parents=True, exist_ok=True)
+    server.write_config(paths, server.free_port(), server.free_port())
+    seen: list[str] = []
+    done = threading.Event()
+
+    def watch():
+        while not done.is_set():
+            for proc in Path("/proc").glob("[0-9]*/cmdline"):
+                try:
+                    seen.append(proc.read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+                except OSError:
+                    continue
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        server._set_initial_password(server.find_java(), server.install(), paths)
+    finally:
+        done.set()
+        watcher.join(10)
+    secret = paths.password_file.read_text().strip()
+    assert len(secret) >= 24 and (paths.data_dir / "dbms" / "auth.ini").exists()
+    assert any("set-initial-password" in line or "@" in line for line in seen)  # it was seen
+    assert not [line for line in seen if secret in line]
+    assert not list(paths.root.glob("*.args"))  # the argument file is gone
