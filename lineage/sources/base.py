@@ -40,6 +40,8 @@ class LoadReport:
     extra: dict = field(default_factory=dict)  # format-specific counters (e.g. events)
     #: the load's options (the parsers' load context); ``lenient`` above follows them
     options: LoadOptions = field(default_factory=LoadOptions)
+    #: what a reader remembers across the records of one input (never in the summary)
+    state: dict = field(default_factory=dict, repr=False)
 
     def skip(self, path: str, where: int | str | None, expected: str, found: str = "") -> None:
         """Raise a :class:`ParseError`, or in lenient mode count it and go on."""
@@ -48,6 +50,20 @@ class LoadReport:
             raise error
         self.skipped[f"expected {expected}"] += 1
         self.warn(str(error))
+
+    def skip_record(self, path: str, where: int | str | None, expected: str,
+                    found: str = "") -> None:
+        """Count and report one damaged record of a multi-record transport (a syslog line),
+        in strict mode too: its producer's loader skips it, and stopping would not keep a
+        wrong fact out of the graph (the other records are whole).
+
+        >>> r = LoadReport("x.log", "xalt-syslog")
+        >>> r.skip_record("x.log", 3, "a JSON XALT record", "garbage")
+        >>> dict(r.skipped), r.warnings
+        ({'expected a JSON XALT record': 1}, ["x.log:3: expected a JSON XALT record, found 'garbage'"])
+        """
+        self.skipped[f"expected {expected}"] += 1
+        self.warn(str(ParseError(path, where, expected, found)))
 
     def unknown_item(self, what: str) -> None:
         """Count an item that is valid but not understood (an unknown event type, say)."""

@@ -343,6 +343,23 @@ class _Graph:
         return Node(xalt_model.LIBRARY, library_uid(path, sha1), props)
 
     # -------------------------------------------------------- run
+    def _duplicate(self, run_uuid: str, exec_path: str | None, sha1: str | None,
+                   where: str) -> bool:
+        """True for a run record of another program under a run uuid this input already used:
+        XALT keeps the first record of a uuid and counts the others as duplicates (its start
+        and end records, of one program, are one run)."""
+        first = self.report.state.setdefault("xalt_run_programs", {}).setdefault(
+            run_uuid, (exec_path, sha1))
+        differs = ((exec_path and first[0] and exec_path != first[0])
+                   or (sha1 and first[1] and sha1 != first[1]))
+        if differs:
+            self.count("duplicate_run_uuid")
+            self.report.warn(f"{self.report.path}: {where}: run uuid {run_uuid} already names a "
+                             f"run of {first[0] or first[1]}; this record of "
+                             f"{exec_path or sha1} is a duplicate and was not loaded (XALT "
+                             "keeps the first record of a run uuid)")
+        return bool(differs)
+
     def run(self, rec: dict, crc: str, where: str) -> Iterator[Record]:
         user_t = rec.get("userT") if isinstance(rec.get("userT"), dict) else {}
         user_dt = rec.get("userDT") if isinstance(rec.get("userDT"), dict) else {}
@@ -361,6 +378,8 @@ class _Graph:
         syshost = _str(user_t.get("syshost"))
         user = _str(user_t.get("user"))
         sha1 = known_sha1(rec.get("hash_id"))
+        if self._duplicate(run_uuid, exec_path, sha1, where):
+            return
         build_uuid = _str(link_t.get("Build_UUID") or link_t.get("Build.UUID"))
         env_t = rec.get("envT") if isinstance(rec.get("envT"), dict) else {}
         env, redacted = filter_env(clean_text(env_t), self.env)

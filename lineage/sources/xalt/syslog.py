@@ -200,8 +200,9 @@ class _Assembler:
     def decode(self, text: str, where: str) -> Iterator[Record]:
         try:
             value = json.loads(text)
-        except ValueError as exc:
-            self.report.skip(self.report.path, where, "a JSON XALT record", str(exc)[:200])
+        except ValueError as exc:  # one damaged record: XALT's loader skips it too
+            self.report.skip_record(self.report.path, where, "a JSON XALT record",
+                                    str(exc)[:200])
             return
         self.count("records")
         raw = text.encode("utf-8", errors="surrogateescape")

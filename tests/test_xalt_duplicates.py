@@ -1,0 +1,62 @@
+"""XALT run uuids reused by different programs: the first record wins, the others are
+counted and reported as duplicates (as XALT's own loader does), never merged."""
+
+import json
+
+from lineage.records import Edge, Node
+from lineage.sources.base import LoadReport
+from lineage.sources.xalt.syslog import parse_syslog_lines
+
+from .conftest import SAMPLES
+from .xalt_helpers import syslog_lines
+
+RUN = next((SAMPLES / "xalt").glob("run.*.json"))
+
+
+def _records(lines):
+    report = LoadReport("dup.log", "xalt-syslog")
+    return list(parse_syslog_lines(lines, report)), report
+
+
+def test_a_reused_run_uuid_of_another_program_is_a_counted_duplicate():
+    rec = json.loads(RUN.read_text())
+    other = json.loads(RUN.read_text())
+    other["userT"]["exec_path"] = "/usr/bin/other-program"
+    other["hash_id"] = "f" * 40
+    uuid = rec["userT"]["run_uuid"]
+    lines = (syslog_lines(json.dumps(rec), key=f"run_{uuid}_a")
+             + syslog_lines(json.dumps(other), key=f"run_{uuid}_b"))
+    records, report = _records(lines)
+    executions = {r.uid for r in records if isinstance(r, Node) and r.kind.label == "Execution"}
+    used = {r.end for r in records if isinstance(r, Edge) and r.rel.name == "USED"
+            and r.start in executions and r.end.startswith("xalt:executable:")}
+    assert len(executions) == 1 and len(used) == 1  # one run, one program: the first
+    assert report.summary()["xalt"]["duplicate_run_uuid"] == 1
+    [warning] = [w for w in report.warnings if "duplicate" in w]
+    assert rec["userT"]["exec_path"] in warning and "/usr/bin/other-program" in warning
+
+
+def test_start_and_end_records_of_one_run_are_still_one_run():
+    rec = json.loads(RUN.read_text())
+    end = json.loads(RUN.read_text())
+    end["userDT"]["end_time"] = float(rec["userDT"]["start_time"]) + 10
+    uuid = rec["userT"]["run_uuid"]
+    records, report = _records(syslog_lines(json.dumps(rec), key=f"run_{uuid}_aaa")
+                               + syslog_lines(json.dumps(end), key=f"run_{uuid}_zzz"))
+    assert "duplicate_run_uuid" not in report.summary()["xalt"]
+    nodes = [r for r in records if isinstance(r, Node) and r.kind.label == "Execution"]
+    assert {n.uid for n in nodes} == {f"xalt:run:{uuid}"}
+    assert any(n.props.get("has_end_record") for n in nodes)
+
+
+def test_a_damaged_record_in_a_syslog_is_skipped_and_counted_even_strict():
+    """A broken \\u00 escape in one record: XALT's loader skips that record; so do we."""
+    rec = json.loads(RUN.read_text())
+    uuid = rec["userT"]["run_uuid"]
+    good = syslog_lines(json.dumps(rec), key=f"run_{uuid}_aaa")
+    damaged = json.dumps(dict(rec, extra="x")).replace('"extra": "x"', '"extra": "\\u00"')
+    bad = syslog_lines(damaged, key="run_other_aaa")
+    records, report = _records(bad + good)  # strict (the default)
+    assert any(isinstance(r, Node) and r.uid == f"xalt:run:{uuid}" for r in records)
+    assert dict(report.skipped) == {"expected a JSON XALT record": 1}
+    assert "dup.log" in report.warnings[0]
