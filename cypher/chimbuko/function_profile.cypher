@@ -4,7 +4,7 @@
 // param function: string, optional (default null = all). Only functions whose name contains this text. Example: "MPI_"
 // param limit: integer, optional (default 100). How many rows. Example: 20
 // returns: uid, function, pid, fid, normal_count, normal_mean, normal_min, normal_max, normal_stddev, normal_exclusive_mean, global_count, global_mean, global_stddev, global_exclusive_mean, global_anomalies, anomalies_seen
-// note: a normal execution is one that has exited and was not flagged (is_anomaly = false). Runtimes in microseconds.
+// note: one population for every normal_* column: the executions in the graph that have exited (a runtime) and were not flagged (is_anomaly = false), each once, whether a normalexecs record or a call-stack / window entry of an anomaly (tests/test_load_chimbuko.py recomputes count, mean and max from the JSON). global_* are the parameter server's own statistics over every execution it saw. Runtimes in microseconds.
 MATCH (f:Function)
 WHERE ($pid IS NULL OR f.pid = $pid) AND ($function IS NULL OR f.name CONTAINS $function)
 OPTIONAL MATCH (e:FunctionExecution)-[:EXECUTES]->(f)
