@@ -10,8 +10,6 @@ Cypher answers slowly): the critical path of a workflow with networkx's longest 
 
 from __future__ import annotations
 
-import networkx as nx
-
 _START = object()  # a virtual first job, so that node weights become edge weights
 
 #: Templates computed in Python: name -> (template that fetches the input, parameter name).
@@ -27,6 +25,8 @@ def longest_chain(jobs: list[dict]) -> list[dict]:
     ``jobs`` rows have ``job_uid``, ``duration`` and ``parents`` (uids of the jobs they
     depend on); parents outside ``jobs`` are ignored. Ties go to the job listed first.
     """
+    import networkx as nx  # imported here: it costs ~0.17 s, and most commands never need it
+
     graph = nx.DiGraph()
     by_uid = {job["job_uid"]: job for job in jobs}
     graph.add_nodes_from([_START, *by_uid])
