@@ -20,6 +20,8 @@ from neo4j.graph import Relationship as NeoRelationship
 from neo4j.time import Date, DateTime, Duration, Time
 
 from . import server
+from .errors import LineageError
+from .redact import redact_url
 from . import settings as lineage_settings
 
 
@@ -73,6 +75,27 @@ def to_plain(value: Any) -> Any:
     return value
 
 
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+def check_uri(uri: str) -> None:
+    """Refuse a Neo4j URI the driver cannot use, with a message that never shows a password.
+
+    >>> check_uri("neo4j+s://abc.databases.neo4j.io")
+    >>> check_uri("bolt://neo4j:s3cret@db:7687")
+    Traceback (most recent call last):
+    ...
+    lineage.errors.LineageError: NEO4J_URI bolt://neo4j:***@db:7687: put the user and password in NEO4J_USERNAME and NEO4J_PASSWORD, not in the URI
+    """
+    scheme, sep, rest = uri.partition("://")
+    if not sep or scheme not in BOLT_SCHEMES:
+        raise LineageError(f"NEO4J_URI {redact_url(uri)}: expected a bolt:// or neo4j:// URI "
+                           f"({', '.join(s + '://' for s in BOLT_SCHEMES)})")
+    if "@" in rest.split("/", 1)[0].split("?", 1)[0] or "@" in rest.partition("?")[0]:
+        raise LineageError(f"NEO4J_URI {redact_url(uri)}: put the user and password in "
+                           "NEO4J_USERNAME and NEO4J_PASSWORD, not in the URI")
+
+
 class Graph:
     """A connection to the lineage graph.
 
@@ -89,6 +112,7 @@ class Graph:
     @classmethod
     def connect(cls, settings: Settings | None = None) -> "Graph":
         settings = settings or Settings.from_env()
+        check_uri(settings.uri)
         driver = GraphDatabase.driver(
             settings.uri, auth=(settings.user, settings.password), notifications_min_severity="OFF"
         )

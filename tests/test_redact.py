@@ -25,3 +25,17 @@ def test_a_failed_connection_does_not_print_the_password():
     with pytest.raises(LineageError) as err:
         list(swift_db.read_db(url, None))
     assert "hunter2" not in str(err.value) and "127.0.0.1" in str(err.value)
+
+
+@pytest.mark.parametrize("uri", ["bolt://neo4j:hunter2@127.0.0.1:9", "http://127.0.0.1:9"])
+def test_a_bad_neo4j_uri_is_one_clear_line_without_the_password(uri):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NEO4J_URI=uri, CI="true")
+    proc = subprocess.run([sys.executable, "-m", "lineage", "stats"], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert proc.returncode == 1
+    assert "hunter2" not in proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stderr.startswith("error: NEO4J_URI")
