@@ -270,6 +270,11 @@ def parse_to_spool(item: Input, report: LoadReport) -> _Spool:
         raise ParseError(redact_url(item.path), None,
                          "ids of the kinds the model declares (a required field or column "
                          "is missing or of the wrong type)", str(exc)) from exc
+    except (ValueError, TypeError, OverflowError) as exc:  # a value of the wrong type
+        spool.close()
+        raise ParseError(redact_url(item.path), None,
+                         f"values of the types a {item.format.name} input holds",
+                         f"{type(exc).__name__}: {redact_url(str(exc))}") from exc
     except BaseException:
         spool.close()
         raise

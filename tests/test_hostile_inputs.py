@@ -85,3 +85,26 @@ def test_deeply_nested_chimbuko_json_is_refused_in_bounded_memory(tmp_path):
     assert result["skipped"] == {"expected JSON nested at most 256 levels deep": 1}
     assert result["records"] > 0  # the two good records around it are read
     print("peak RSS of the nesting bomb (KB):", result["maxrss_kb"])
+
+
+@pytest.mark.parametrize("column,update", [
+    ("exitcode", "UPDATE job_instance SET exitcode = 'abc' WHERE rowid = 1"),
+    ("timestamp", "UPDATE jobstate SET timestamp = 'yesterday' WHERE rowid = 1"),
+    ("argv", "UPDATE job SET argv = x'00fffe' WHERE rowid = 1"),
+])
+def test_wrong_types_in_a_stampede_database_are_one_clear_error(tmp_path, column, update):
+    import shutil
+    import sqlite3
+
+    from lineage.pipeline import Input, parse_to_spool
+    from lineage.sources import registry
+
+    from .conftest import SAMPLES
+
+    db = tmp_path / f"{column}.stampede.db"
+    shutil.copy(SAMPLES / "pegasus" / "process_wf_failure.stampede.db", db)
+    with sqlite3.connect(db) as conn:
+        conn.execute(update)
+    fmt = registry.detect(db)
+    with pytest.raises(ParseError, match=rf"{column}.stampede.db.*expected"):
+        parse_to_spool(Input(str(db), fmt, True), LoadReport(str(db), fmt.name))
