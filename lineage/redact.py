@@ -33,3 +33,27 @@ def redact_url(text: str) -> str:
         base = f"{userinfo.split(':', 1)[0]}:***@{hostpart}"
     redacted = scheme.group() + base + mark + query
     return _SECRET_PARAM.sub(lambda m: m.group(1) + "***", redacted)
+
+
+_URL_WITH_PASSWORD = re.compile(
+    r"(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^:/@\s]*):(?P<secret>.{0,256}?)"
+    r"@(?=[\w.\-\[\]]+(?::\d+)?(?:[/?#\s,;]|$))")
+_BARE_USERINFO = re.compile(r"(?<![\w/:])(?P<head>[\w.\-]+):(?P<secret>[^@\s/:]+)"
+                            r"@(?=[\w\-]+(?:\.[\w\-]+)*(?::\d+)?(?:[/?#\s,;]|$))")
+_SECRET_ASSIGNMENT = re.compile(r"(?i)\b(password|passwd|pwd|pass|access_token|token|"
+                                r"secret|api_key|apikey|client_secret)=[^&;#\s]+")
+
+
+def redact_text(text: str, mark: str = "***") -> str:
+    """``text`` (an environment value, a command line) with the passwords of URLs (even
+    holding ``@``, ``/`` or spaces), of bare ``user:password@host`` and of
+    ``password=``/``token=``-like assignments replaced by ``mark``.
+
+    >>> redact_text("http://bob:p@ss@proxy:3128 and ftp://u:a b/c@h/x")
+    'http://bob:***@proxy:3128 and ftp://u:***@h/x'
+    >>> redact_text("bob:hunter2@db.example.org"), redact_text("x?access_token=t0k&y=1")
+    ('bob:***@db.example.org', 'x?access_token=***&y=1')
+    """
+    text = _URL_WITH_PASSWORD.sub(lambda m: f"{m['head']}:{mark}@", text)
+    text = _BARE_USERINFO.sub(lambda m: f"{m['head']}:{mark}@", text)
+    return _SECRET_ASSIGNMENT.sub(lambda m: f"{m.group(1)}={mark}", text)

@@ -1,5 +1,7 @@
 """Database URL passwords never reach messages, the graph or the terminal."""
 
+import json
+
 import pytest
 
 from lineage.errors import LineageError
@@ -39,3 +41,22 @@ def test_a_bad_neo4j_uri_is_one_clear_line_without_the_password(uri):
     assert proc.returncode == 1
     assert "hunter2" not in proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr and proc.stderr.startswith("error: NEO4J_URI")
+
+
+def test_xalt_filtered_environment_keeps_no_common_secret():
+    from lineage.sources.xalt.mapping import filter_env
+
+    env = {
+        "PROXY": "http://bob:p@ss@proxy:3128",
+        "MIRROR": "ftp://u:a/b c@mirror.example.org/pub",
+        "DB": "bob:hunter2@db.example.org",
+        "SSHPASS": "sshsecret", "MYSQL_PWD": "mysqlsecret",
+        "CALLBACK": "https://x.org/cb?user=1&access_token=t0k3n",
+        "PWD": "/home/bob", "PATH": "/usr/bin:/bin", "EMAIL": "bob@example.org",
+    }
+    kept, redacted = filter_env(env, "filtered")
+    text = json.dumps(kept)
+    for secret in ("p@ss", "ss@proxy", "a/b c", "hunter2", "sshsecret", "mysqlsecret", "t0k3n"):
+        assert secret not in text, secret
+    assert kept["PWD"] == "/home/bob" and kept["PATH"] == "/usr/bin:/bin"
+    assert kept["EMAIL"] == "bob@example.org" and redacted == 6

@@ -32,6 +32,7 @@ from pathlib import PurePosixPath
 from typing import Any, Iterator
 
 from ... import model
+from ...redact import redact_text
 from . import model as xalt_model
 from ...records import Edge, Node, Record, as_json
 from ..base import LoadReport
@@ -67,11 +68,10 @@ REDACTED = "[redacted]"
 
 #: Variable names whose values are never kept in ``filtered`` mode (case-insensitive parts).
 SECRET_NAME_PARTS = (
-    "TOKEN", "PASSWORD", "PASSWD", "PASSPHRASE", "SECRET", "KEY", "CREDENTIAL", "AUTH",
-    "COOKIE", "PRIVATE", "CERT", "SIGNATURE",
+    "TOKEN", "PASS", "SECRET", "KEY", "CREDENTIAL", "AUTH", "COOKIE", "PRIVATE", "CERT",
+    "SIGNATURE", r"_PWD\b", r"^PGPASSWORD$",
 )
 _SECRET_NAME = re.compile("|".join(SECRET_NAME_PARTS), re.IGNORECASE)
-_URL_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^/@:\s]*):[^/@\s]*@")
 
 
 def env_mode(explicit: str | None = None) -> str:
@@ -92,6 +92,8 @@ def is_secret_name(name: str) -> bool:
 
     >>> is_secret_name("GITHUB_TOKEN"), is_secret_name("aws_secret_access_key"), is_secret_name("PATH")
     (True, True, False)
+    >>> is_secret_name("SSHPASS"), is_secret_name("MYSQL_PWD"), is_secret_name("PWD")
+    (True, True, False)
     """
     return _SECRET_NAME.search(name) is not None
 
@@ -100,8 +102,9 @@ def filter_env(env: dict[str, Any], mode: str) -> tuple[dict[str, str] | None, i
     """The environment to keep and how many values were redacted.
 
     ``none`` keeps nothing, ``all`` keeps every value verbatim, ``filtered`` replaces the
-    values of secret-looking names with ``[redacted]`` and the password in URLs such as
-    ``https://user:pw@host`` with ``[redacted]``.
+    values of secret-looking names with ``[redacted]``, and in other values the passwords of
+    URLs (``https://user:p@ss/word@host``), of bare ``user:pw@host`` and of ``token=`` /
+    ``password=`` assignments (:func:`lineage.redact.redact_text`).
 
     >>> filter_env({"PATH": "/bin", "API_TOKEN": "abc", "DB": "pg://me:pw@h/db"}, "filtered")
     ({'PATH': '/bin', 'API_TOKEN': '[redacted]', 'DB': 'pg://me:[redacted]@h/db'}, 2)
@@ -115,8 +118,8 @@ def filter_env(env: dict[str, Any], mode: str) -> tuple[dict[str, str] | None, i
         if mode == "filtered":
             if is_secret_name(name):
                 text, redacted = REDACTED, redacted + 1
-            elif "://" in text and "@" in text:
-                cleaned = _URL_USERINFO.sub(lambda m: f"{m['scheme']}{m['user']}:{REDACTED}@", text)
+            elif "@" in text or "=" in text:
+                cleaned = redact_text(text, REDACTED)
                 if cleaned != text:
                     text, redacted = cleaned, redacted + 1
         out[name] = text
