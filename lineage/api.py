@@ -164,6 +164,18 @@ class Lineage:
         ensure_schema(self.graph.driver, self.graph.database)
         return before
 
+    def why(self, uid: str) -> dict:
+        """Why a Pegasus workflow or job, a Swift script run or an XALT execution failed:
+        ``{uid, kind, status, problems}``, each problem with its status, exit code or signal,
+        host and the error lines of its output first (see :mod:`lineage.why`).
+
+        >>> lin.why("pegasus:workflow:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3")["problems"][0]["causes"]  # doctest: +SKIP
+        ['Unable to instantiate Transformation Catalog ...']
+        """
+        from .why import why
+
+        return why(self, uid)
+
     # ----------------------------------------------------------- exchange
     def subgraph(self, uid: str, depth: int = 3) -> tuple[Rows, Rows]:
         """A run's parts (``PART_OF``, up to ``depth`` hops) and the nodes they touch, or a

@@ -315,6 +315,40 @@ def stats(as_json, fmt):
         click.echo(f"  {row['status']:8} {row['format']:12} {row['path']}")
 
 
+@main.command()
+@click.argument("uid")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="A readable summary, or JSON.")
+def why(uid, fmt):
+    """Why did it fail? Failed, held and blocked jobs of a Pegasus workflow (recursively),
+    failed app executions of a Swift run, or the exit of an XALT execution, each with the
+    error lines of its output first."""
+    with _connect() as lin:
+        summary = lin.why(uid)
+    if fmt == "json":
+        click.echo(json.dumps(summary, indent=2, default=str))
+        return
+    _print_why(summary)
+
+
+def _print_why(summary: dict) -> None:
+    problems = summary["problems"]
+    click.echo(safe_text(f"{summary['kind']} {summary['uid']}: {summary.get('status') or '?'}; "
+                         f"{len(problems) or 'no'} problem{'s' if len(problems) != 1 else ''}"))
+    keys = ("status", "attempts", "exitcode", "signal", "exit_status", "host", "site", "job_id",
+            "started", "blocked_by", "held_reason", "detail")
+    for p in problems:
+        click.echo(safe_text(f"\n- {p['what']} {p.get('name') or p['uid']}"))
+        facts = ", ".join(f"{k}={p[k]}" for k in keys if p.get(k) not in (None, "", False))
+        if facts:
+            click.echo(safe_text(f"  {facts}"))
+        for line in p.get("causes") or []:
+            click.echo(safe_text(f"  cause: {line[:300]}"))
+        if not p.get("causes") and p.get("output_tail"):
+            for line in p["output_tail"]:
+                click.echo(safe_text(f"  output: {line[:300]}"))
+
+
 @main.command("export")
 @click.argument("uid")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
