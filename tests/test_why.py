@@ -67,3 +67,16 @@ def test_why_command_json_and_table(lin, cli_env):
     assert table.exit_code == 0 and "cause:" in table.output and "problems" in table.output
     unknown = runner.invoke(cli.main, ["why", "host:nowhere"])
     assert unknown.exit_code == 1 and "no node" in unknown.output
+
+
+def test_a_swift_run_lists_its_failed_app_execution(lin, tmp_path):
+    text = (SAMPLES / "swift" / "001-echo-20090316-1711-i7icnjl1.log").read_text()
+    assert "vdl:execute2 JOB_END jobid=echo-17kp918j" in text
+    log = tmp_path / "001-echo-20090316-1711-i7icnjl1.log"
+    log.write_text(text.replace("vdl:execute2 JOB_END jobid=echo-17kp918j",
+                                "vdl:execute2 APPLICATION_EXCEPTION jobid=echo-17kp918j"))
+    lin.load([log])
+    [run] = [r["uid"] for r in lin.query("MATCH (r:ScriptRun) RETURN r.uid AS uid")]
+    problems = lin.why(run)["problems"]
+    assert [p["job_id"] for p in problems] == ["echo-17kp918j"]
+    assert problems[0]["name"] == "echo" and problems[0]["status"] == "failed"

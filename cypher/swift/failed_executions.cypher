@@ -2,8 +2,13 @@
 // purpose: The failed app executions of a Swift script run, each with its call, app, site, job id and arguments (what `lineage why` lists for a Swift run).
 // param run: string, required. The script run's uid. Example: "swift:run:130-fmri-20090316-1729-mxxea3a1"
 // returns: exec_uid, call_uid, app_name, site, job_id, arguments, final_state, start_time, duration, attempt
-MATCH (run:ScriptRun {uid: $run})<-[:PART_OF]-(x:AppExecution)
-WHERE x.status = 'failed'
+MATCH (run:ScriptRun {uid: $run})
+CALL (run) {
+  MATCH (run)<-[:PART_OF]-(:FunctionCall)<-[:INSTANCE_OF]-(x:AppExecution) RETURN x
+  UNION
+  MATCH (run)<-[:PART_OF]-(x:AppExecution) RETURN x
+}
+WITH x WHERE x.status = 'failed'
 OPTIONAL MATCH (x)-[:INSTANCE_OF]->(call:FunctionCall)
 RETURN x.uid AS exec_uid, call.uid AS call_uid, coalesce(x.app_name, call.app_name) AS app_name,
        x.site AS site, x.job_id AS job_id, x.arguments AS arguments, x.final_state AS final_state,
