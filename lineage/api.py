@@ -176,6 +176,15 @@ class Lineage:
 
         return why(self, uid)
 
+    def diff(self, first: str, second: str) -> dict:
+        """What differs between two runs of one kind (Pegasus workflows, XALT executions,
+        Chimbuko program runs): ``{kind, first, second, differences}``, each difference a
+        row ``{aspect, name, first, second}``, most telling first (see :mod:`lineage.diff`);
+        ``Rows(result["differences"]).to_pandas()`` gives a DataFrame."""
+        from .diff import diff
+
+        return diff(self, first, second)
+
     # ----------------------------------------------------------- exchange
     def subgraph(self, uid: str, depth: int = 3) -> tuple[Rows, Rows]:
         """A run's parts (``PART_OF``, up to ``depth`` hops) and the nodes they touch, or a

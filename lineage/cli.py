@@ -349,6 +349,23 @@ def _print_why(summary: dict) -> None:
                 click.echo(safe_text(f"  output: {line[:300]}"))
 
 
+@main.command("diff")
+@click.argument("first")
+@click.argument("second")
+@FORMAT
+def diff_(first, second, fmt):
+    """What differs between two runs of one kind (Pegasus workflows, XALT executions,
+    Chimbuko program runs), most telling first: jobs added, removed or changed; executables
+    and libraries by path and sha1; exit status, command line, modules, environment;
+    functions' anomalies and runtimes."""
+    with _connect() as lin:
+        result = lin.diff(first, second)
+    if fmt == "json":
+        click.echo(json.dumps(result, indent=2, default=str))
+        return
+    emit(result["differences"], fmt, ["aspect", "name", "first", "second"])
+
+
 @main.command("export")
 @click.argument("uid")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),

@@ -1,0 +1,56 @@
+"""`lineage diff`: what differs between two runs, on the real samples and edited copies."""
+
+import json
+
+from click.testing import CliRunner
+
+from lineage import cli
+
+from .conftest import SAMPLES
+
+XALT_RUN = next((SAMPLES / "xalt").glob("run.*.json"))
+FAIL_DB = SAMPLES / "pegasus" / "process_wf_failure.stampede.db"
+
+
+def test_two_xalt_runs_with_a_changed_library_sha1(lin, tmp_path):
+    rec = json.loads(XALT_RUN.read_text())
+    other = json.loads(XALT_RUN.read_text())
+    other["userT"]["run_uuid"] = "0000-second-run"
+    lib_path, lib_sha1 = other["libA"][0][0], other["libA"][0][1]
+    other["libA"][0] = [lib_path, "f" * 40]  # same path, another build of the library
+    other["userT"]["exit_status"] = 3
+    second = tmp_path / "run.second.json"
+    second.write_text(json.dumps(other))
+    lin.load([XALT_RUN, second])
+    a, b = f"xalt:run:{rec['userT']['run_uuid']}", "xalt:run:0000-second-run"
+    result = lin.diff(a, b)
+    rows = result["differences"]
+    [changed] = [r for r in rows if r["aspect"] == "library sha1 changed at the same path"]
+    assert changed == {"aspect": "library sha1 changed at the same path", "name": lib_path,
+                       "first": lib_sha1, "second": "f" * 40}
+    assert rows.index(changed) < len(rows)  # listed before the environment
+    assert not [r for r in rows if r["aspect"] == "library only in one run"]
+    assert lin.diff(a, a)["differences"] == []
+
+
+def test_two_pegasus_runs_and_the_command(lin, tmp_path, cli_env):
+    import shutil
+    import sqlite3
+
+    second = tmp_path / "second.stampede.db"
+    shutil.copy(FAIL_DB, second)
+    with sqlite3.connect(second) as conn:  # the same workflow run again, ls now succeeds
+        conn.execute("UPDATE workflow SET wf_uuid = 'f84f05fc-0000-0000-0000-000000000002'")
+        conn.execute("UPDATE job_instance SET exitcode = 0")
+    lin.load([FAIL_DB, second])
+    first_uid = "pegasus:workflow:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3"
+    second_uid = "pegasus:workflow:f84f05fc-0000-0000-0000-000000000002"
+    rows = lin.diff(first_uid, second_uid)["differences"]
+    status = {r["name"]: (r["first"], r["second"]) for r in rows if r["aspect"] == "job status"}
+    assert status["ls_ID0000001"] == ("failed", "succeeded")
+    out = CliRunner(env=cli_env).invoke(cli.main, ["diff", first_uid, second_uid,
+                                                   "--format", "json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["kind"] == "Workflow"
+    mixed = CliRunner(env=cli_env).invoke(cli.main, ["diff", first_uid, "host:workflow.isi.edu"])
+    assert mixed.exit_code == 1 and "one kind" in mixed.output
