@@ -48,6 +48,35 @@ def longest_chain(jobs: list[dict]) -> list[dict]:
     return rows
 
 
+#: Frontier uids sent to Neo4j per step query.
+STEP_BATCH = 10_000
+
+
+def bounded_lineage(lin, uid: str, max_depth: int, upstream: bool = True) -> list[dict]:
+    """Ancestors (or descendants) of ``uid`` up to ``max_depth`` hops, each at its shortest
+    distance: the rows of the ``ancestors`` / ``descendants`` templates, found by one
+    breadth-first step per depth (template ``lineage_step``), so the search stops at
+    ``max_depth`` instead of exploring the whole graph and filtering afterwards."""
+    seen = {uid}
+    frontier, rows = [uid], []
+    for depth in range(1, max_depth + 1):
+        found = []
+        for i in range(0, len(frontier), STEP_BATCH):
+            found += lin.query("lineage_step", uids=frontier[i:i + STEP_BATCH],
+                               upstream=upstream)
+        new = {}
+        for row in found:
+            if row["uid"] not in seen:
+                new[row["uid"]] = row
+        if not new:
+            break
+        seen.update(new)
+        rows += [{"uid": r["uid"], "kind": r["kind"], "name": r["name"], "depth": depth,
+                  "status": r["status"]} for r in sorted(new.values(), key=lambda r: r["uid"])]
+        frontier = list(new)
+    return rows
+
+
 def critical_path(lin, workflow: str) -> list[dict]:
     """The critical path of a Pegasus workflow (template ``pegasus/critical_path``)."""
     jobs = lin.query("pegasus/job_dag", workflow=workflow)

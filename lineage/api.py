@@ -114,6 +114,12 @@ class Lineage:
         params = {**(params or {}), **kwargs}
         if name_or_cypher in analysis.COMPUTED:
             return self._computed(name_or_cypher, params)
+        if name_or_cypher in ("ancestors", "descendants") and params.get("max_depth") is not None:
+            template = templates.get(name_or_cypher)
+            bound = template.bind(params)  # checks the parameters as the template would
+            return Rows(analysis.bounded_lineage(self, bound["uid"], bound["max_depth"],
+                                                 upstream=name_or_cypher == "ancestors"),
+                        template.returns)
         if templates.is_template_name(name_or_cypher):
             template = templates.get(name_or_cypher)
             rows = self.graph.run(template.text, template.bind(params))
