@@ -416,6 +416,8 @@ def query(name_or_cypher, params, fmt, write):
                     values[k] = json.loads(v)
                 except ValueError:
                     values[k] = v
+                if isinstance(values[k], int) and not -(2**63) <= values[k] < 2**63:
+                    raise TemplateError(f"-p {k}={v}: a 64-bit integer is expected")
             rows = lin.write(name_or_cypher, values) if write else lin.query(name_or_cypher, values)
     emit(list(rows), fmt, rows.columns)
 

@@ -96,15 +96,26 @@ def coerce(value, type_name: str):
 
     >>> coerce("3", "integer"), coerce("true", "boolean"), coerce("x", "string")
     (3, True, 'x')
+    >>> coerce("99999999999999999999", "integer")
+    Traceback (most recent call last):
+    ...
+    lineage.errors.TemplateError: '99999999999999999999' is not a valid integer (64-bit, as Neo4j stores them)
     """
     if not isinstance(value, str):
         return value
     kind = type_name.split()[0].rstrip(",").lower()
     try:
         if kind == "integer":
-            return int(value)
+            number = int(value)
+            if not -(2**63) <= number < 2**63:
+                raise TemplateError(f"{value!r} is not a valid integer (64-bit, as Neo4j "
+                                    "stores them)")
+            return number
         if kind == "float":
-            return float(value)
+            number = float(value)
+            if number != number or number in (float("inf"), float("-inf")):
+                raise ValueError(value)
+            return number
         if kind == "boolean":
             if value.lower() in ("true", "1", "yes"):
                 return True

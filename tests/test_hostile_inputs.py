@@ -108,3 +108,19 @@ def test_wrong_types_in_a_stampede_database_are_one_clear_error(tmp_path, column
     fmt = registry.detect(db)
     with pytest.raises(ParseError, match=rf"{column}.stampede.db.*expected"):
         parse_to_spool(Input(str(db), fmt, True), LoadReport(str(db), fmt.name))
+
+
+@pytest.mark.parametrize("args", [
+    ["query", "chimbuko/top_anomalies", "-p", "limit=99999999999999999999"],
+    ["query", "RETURN $x AS x", "-p", "x=99999999999999999999"],
+    ["query", "chimbuko/top_anomalies", "-p", "limit=1e30"],
+])
+def test_out_of_range_parameters_are_usage_errors(args, cli_env):
+    """No traceback: a parameter Neo4j cannot hold is refused before any query (exit 2)."""
+    from click.testing import CliRunner
+
+    from lineage import cli
+
+    out = CliRunner(env=cli_env).invoke(cli.main, args)
+    assert out.exit_code == cli.EXIT_USAGE, out.output
+    assert "Traceback" not in out.output and "error:" in out.output
