@@ -124,3 +124,26 @@ def test_out_of_range_parameters_are_usage_errors(args, cli_env):
     out = CliRunner(env=cli_env).invoke(cli.main, args)
     assert out.exit_code == cli.EXIT_USAGE, out.output
     assert "Traceback" not in out.output and "error:" in out.output
+
+
+def test_a_stampede_database_locked_by_a_writer_is_reported_not_unrecognised(tmp_path):
+    import shutil
+    import sqlite3
+
+    from lineage.pipeline import Input, parse_to_spool
+    from lineage.sources import registry
+
+    from .conftest import SAMPLES
+
+    db = tmp_path / "run.stampede.db"
+    shutil.copy(SAMPLES / "pegasus" / "process_wf_failure.stampede.db", db)
+    writer = sqlite3.connect(db, timeout=0, isolation_level=None)
+    writer.execute("BEGIN EXCLUSIVE")  # monitord in the middle of a write
+    try:
+        fmt = registry.detect(db)
+        assert fmt is not None and fmt.name == "pegasus-stampede-db"
+        with pytest.raises(ParseError, match="locked"):
+            parse_to_spool(Input(str(db), fmt, True), LoadReport(str(db), fmt.name))
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()

@@ -77,6 +77,10 @@ def detect(path: Path, head: bytes) -> bool:
         return False
     try:
         tables = _sqlite_tables(path)
+    except sqlite3.OperationalError as exc:
+        # locked by a writer (pegasus-monitord still running): take a Stampede-named file,
+        # so that reading it says so, rather than calling it unrecognised
+        return "locked" in str(exc) and path.name.endswith(".stampede.db")
     except sqlite3.Error:
         return False
     return all(t in tables for t in REQUIRED)
@@ -766,6 +770,11 @@ def parse(target: str | Path, report: LoadReport) -> Iterator[Record]:
         try:
             schema = _Schema(engine)
         except SQLAlchemyError as exc:
+            if "locked" in str(exc):
+                report.skip(where, None, "a database no writer holds locked (is "
+                            "pegasus-monitord still writing it? load it when it is done)",
+                            "database is locked")
+                return
             raise LineageError(f"{where}: cannot read the database: {exc}") from exc
         missing = [t for t in REQUIRED if t not in schema.names]
         if missing:
