@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import pickle
@@ -270,6 +271,13 @@ def parse_to_spool(item: Input, report: LoadReport) -> _Spool:
         raise ParseError(redact_url(item.path), None,
                          "ids of the kinds the model declares (a required field or column "
                          "is missing or of the wrong type)", str(exc)) from exc
+    except OSError as exc:
+        spool.close()
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise LineageError(f"{redact_url(item.path)}: no space left for the spool in "
+                               f"{tempfile.gettempdir()} (set TMPDIR to a larger disk); "
+                               "nothing of this input was written") from exc
+        raise
     except (ValueError, TypeError, OverflowError) as exc:  # a value of the wrong type
         spool.close()
         raise ParseError(redact_url(item.path), None,

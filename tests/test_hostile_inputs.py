@@ -147,3 +147,23 @@ def test_a_stampede_database_locked_by_a_writer_is_reported_not_unrecognised(tmp
     finally:
         writer.execute("ROLLBACK")
         writer.close()
+
+
+def test_a_full_spool_disk_is_one_clear_error(tmp_path, monkeypatch):
+    import errno
+
+    from lineage import pipeline
+    from lineage.errors import LineageError
+    from lineage.sources import registry
+
+    from .conftest import SAMPLES
+
+    def no_space(self):  # the spool's first write to disk
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pipeline._Spool, "_flush_nodes", no_space)
+    path = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
+    fmt = registry.detect(path)
+    with pytest.raises(LineageError, match="no space left for the spool.*TMPDIR"):
+        pipeline.parse_to_spool(pipeline.Input(str(path), fmt, True),
+                                LoadReport(str(path), fmt.name))
