@@ -167,3 +167,28 @@ def test_a_full_spool_disk_is_one_clear_error(tmp_path, monkeypatch):
     with pytest.raises(LineageError, match="no space left for the spool.*TMPDIR"):
         pipeline.parse_to_spool(pipeline.Input(str(path), fmt, True),
                                 LoadReport(str(path), fmt.name))
+
+
+def test_deep_nesting_in_xalt_and_monitord_json_is_a_parse_error(tmp_path):
+    from lineage.sources import registry
+
+    from .conftest import SAMPLES
+
+    deep = "[" * 100_000 + "]" * 100_000
+    xalt = tmp_path / "run.deep.json"
+    record = json.loads(XALT_RUN_TEXT())
+    xalt.write_text(json.dumps(record)[:-1] + ', "deep": ' + deep + "}")
+    monitord = tmp_path / "deep.jsonl"
+    line = (SAMPLES.parent.parent / "tests" / "data" / "derived" / "pegasus"
+            / "blackdiamond-4.0.jsonl").read_text().splitlines()[0]
+    monitord.write_text(line[:-1] + ', "deep": ' + deep + "}\n")
+    for path in (xalt, monitord):
+        fmt = registry.detect(path)
+        with pytest.raises(ParseError, match="nest|flat"):
+            list(fmt.parse(path, LoadReport(str(path), fmt.name)))
+
+
+def XALT_RUN_TEXT():
+    from .conftest import SAMPLES
+
+    return next((SAMPLES / "xalt").glob("run.*.json")).read_text()

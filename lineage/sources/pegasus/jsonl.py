@@ -60,6 +60,9 @@ def _events(lines: Iterable[str], report: LoadReport, path: str) -> Iterator[tup
             continue
         try:
             obj = json.loads(line)
+        except RecursionError:
+            report.skip(path, lineno, "a flat JSON event (no deep nesting)", line[:80])
+            continue
         except json.JSONDecodeError as exc:
             report.skip(path, lineno, "one JSON object per line", f"{exc.msg}: {line[:80]}")
             continue

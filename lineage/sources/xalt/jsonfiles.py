@@ -72,6 +72,9 @@ def parse_json(path: Path, report: LoadReport) -> Iterator[Record]:
     text = raw.decode("utf-8", errors="surrogateescape")
     try:
         value = json.loads(text)
+    except RecursionError:  # thousands of nested brackets: no XALT record nests so deep
+        report.skip(str(path), None, "a JSON XALT record nested a few levels deep", "deeper")
+        return
     except ValueError as exc:
         report.skip(str(path), f"byte {getattr(exc, 'pos', '?')}", "a JSON XALT record",
                     str(exc)[:200])

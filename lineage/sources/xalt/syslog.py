@@ -200,6 +200,10 @@ class _Assembler:
     def decode(self, text: str, where: str) -> Iterator[Record]:
         try:
             value = json.loads(text)
+        except RecursionError:  # nested thousands deep: damaged, skipped like one
+            self.report.skip_record(self.report.path, where, "a JSON XALT record nested a "
+                                    "few levels deep", "deeper")
+            return
         except ValueError as exc:  # one damaged record: XALT's loader skips it too
             self.report.skip_record(self.report.path, where, "a JSON XALT record",
                                     str(exc)[:200])
