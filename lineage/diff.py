@@ -63,7 +63,7 @@ def _xalt(lin, a: dict, b: dict) -> list[dict]:
     for key in ("exit_status", "cmdline", "modules", "cwd", "syshost", "user", "run_time"):
         if pa.get(key) != pb.get(key):
             out.append({"aspect": key, "name": key, "first": pa.get(key), "second": pb.get(key)})
-    env_a, env_b = (json.loads(p["env"]) if p.get("env") else {} for p in (pa, pb))
+    env_a, env_b = (json.loads(p.get("env") or p.get("end_env") or "{}") for p in (pa, pb))
     return out + _dict_changes("env", env_a, env_b)
 
 

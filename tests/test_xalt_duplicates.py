@@ -60,3 +60,27 @@ def test_a_damaged_record_in_a_syslog_is_skipped_and_counted_even_strict():
     assert any(isinstance(r, Node) and r.uid == f"xalt:run:{uuid}" for r in records)
     assert dict(report.skipped) == {"expected a JSON XALT record": 1}
     assert "dup.log" in report.warnings[0]
+
+
+def test_start_and_end_records_in_either_order_give_one_graph(lin, tmp_path):
+    """XALT keeps the start record's environment; the end record's is kept apart (end_env),
+    so aaa-then-zzz and zzz-then-aaa give identical graphs."""
+    from . import graphcheck
+
+    rec = json.loads(RUN.read_text())
+    end = json.loads(RUN.read_text())
+    end["userDT"]["end_time"] = float(rec["userDT"]["start_time"]) + 10
+    end["envT"] = dict(end.get("envT") or {}, XALT_STAGE="end")
+    start_file, end_file = tmp_path / "run.x.aaa.json", tmp_path / "run.x.zzz.json"
+    start_file.write_text(json.dumps(rec))
+    end_file.write_text(json.dumps(end))
+    lin.load([start_file])
+    lin.load([end_file])
+    forward = graphcheck.of(lin)
+    lin.reset()
+    lin.load([end_file])
+    lin.load([start_file])
+    assert graphcheck.of(lin) == forward
+    [row] = lin.query("MATCH (e:Execution) RETURN e.env AS env, e.end_env AS end_env")
+    assert "XALT_STAGE" not in json.loads(row["env"])
+    assert json.loads(row["end_env"])["XALT_STAGE"] == "end"

@@ -421,9 +421,14 @@ class _Graph:
             "sha1": sha1,
             "build_uuid": build_uuid,
             "cmdline": _str_list(rec.get("cmdlineA")),
-            "env": as_json(env) if env is not None else None,
+            # the environment (and the modules read from it) of the start record, as XALT's
+            # loader keeps it; an end record's goes to end_env, so that loading the start
+            # and end records in either order gives the same graph
+            "env": as_json(env) if env is not None and not is_end else None,
+            "end_env": as_json(env) if env is not None and is_end else None,
             "env_mode": self.env,
-            "modules": modules,
+            "modules": modules if not is_end else None,
+            "end_modules": modules if is_end else None,
             "parent_processes": _str_list([p.get("cmd_name") for p in pt_a
                                            if isinstance(p, dict)]) if pt_a else None,
             "process_tree": as_json(clean_text(pt_a)) if pt_a else None,
