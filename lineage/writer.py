@@ -124,6 +124,24 @@ def _props(node_or_edge) -> dict:
     return {k: v for k, v in node_or_edge.props.items() if v is not None}
 
 
+#: A batch is sent when it holds this many bytes of text, whatever its row count (a few rows
+#: of 300 KB command lines must not make one transaction of hundreds of MB).
+BATCH_BYTES = 16 * 1024 * 1024
+
+
+def _size(props: dict) -> int:
+    """Roughly how many bytes the values of ``props`` take (text and lists of text)."""
+    total = 64
+    for value in props.values():
+        if isinstance(value, str):
+            total += len(value)
+        elif isinstance(value, list):
+            total += sum(len(v) if isinstance(v, str) else 8 for v in value)
+        else:
+            total += 8
+    return total
+
+
 def _missing_ends(tx: ManagedTransaction, rows: list[dict]) -> list[str]:
     result = tx.run(
         "UNWIND $rows AS row "
@@ -163,13 +181,16 @@ class Writer:
         """
         stats = WriteStats()
         pending: dict[str, tuple[tuple[str, ...], dict]] = {}
+        size = 0
         with self._session() as session:
             def flush() -> None:
+                nonlocal size
                 groups: dict[tuple[str, ...], list[dict]] = {}
                 for uid, (labels, props) in pending.items():
                     groups.setdefault(labels, []).append({"uid": uid, "props": props})
                 session.execute_write(_write_nodes, groups, tag)
                 pending.clear()
+                size = 0
 
             for node in nodes:
                 props = _props(node)
@@ -183,7 +204,8 @@ class Writer:
                     flush()
                     pending[node.uid] = (node.labels, props)
                 stats.node_rows += 1
-                if len(pending) >= self.batch_size:
+                size += _size(props)
+                if len(pending) >= self.batch_size or size >= BATCH_BYTES:
                     flush()
             if pending:
                 flush()
@@ -195,6 +217,7 @@ class Writer:
         stats = WriteStats()
         groups: dict[tuple[str, bool], list[dict]] = {}
         batch: list[dict] = []
+        size = 0
 
         def flush(session) -> None:
             written = session.execute_write(_write_edges, groups, tag)
@@ -215,9 +238,10 @@ class Writer:
                     row["key"] = edge.key
                 groups.setdefault((edge.rel.name, bool(edge.key)), []).append(row)
                 batch.append(row)
-                if len(batch) >= self.batch_size:
+                size += _size(row["props"])
+                if len(batch) >= self.batch_size or size >= BATCH_BYTES:
                     flush(session)
-                    groups, batch = {}, []
+                    groups, batch, size = {}, [], 0
             if batch:
                 flush(session)
         return stats

@@ -192,3 +192,27 @@ def XALT_RUN_TEXT():
     from .conftest import SAMPLES
 
     return next((SAMPLES / "xalt").glob("run.*.json")).read_text()
+
+
+def test_batches_are_bounded_in_bytes_too(lin):
+    """300 rows of 200 KB values go in several transactions, not one of 60 MB."""
+    from lineage import model, writer
+    from lineage.records import Node
+
+    sent = []
+    original = writer._write_nodes
+
+    def counting(tx, groups, tag):
+        sent.append(sum(len(rows) for rows in groups.values()))
+        return original(tx, groups, tag)
+
+    host = model.kind("Host")
+    nodes = [Node(host, host.uid(f"n{i}"), {"name": f"n{i}", "uname": "x" * 200_000})
+             for i in range(300)]
+    writer._write_nodes = counting
+    try:
+        writer.Writer(lin.graph.driver, lin.graph.database).write_nodes(nodes)
+    finally:
+        writer._write_nodes = original
+    assert sum(sent) == 300 and len(sent) >= 3 and max(sent) <= writer.BATCH_BYTES // 200_000 + 1
+    assert lin.query("MATCH (h:Host) RETURN count(h) AS n")[0]["n"] == 300
