@@ -60,6 +60,8 @@ def _xalt(lin, a: dict, b: dict) -> list[dict]:
     only = [{"aspect": "library only in one run", "name": path, "first": libs_a.get(path),
              "second": libs_b.get(path)} for path in sorted(set(libs_a) ^ set(libs_b))]
     out += changed + only
+    # a run known only from its end record has its environment and modules there
+    pa, pb = ({**p, "modules": p.get("modules") or p.get("end_modules")} for p in (pa, pb))
     for key in ("exit_status", "cmdline", "modules", "cwd", "syshost", "user", "run_time"):
         if pa.get(key) != pb.get(key):
             out.append({"aspect": key, "name": key, "first": pa.get(key), "second": pb.get(key)})
