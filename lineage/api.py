@@ -108,6 +108,21 @@ class Lineage:
             key = str(Path(key).resolve())
         return loads.unload(self.graph.driver, self.graph.database, key)
 
+    def link(self, rules: Iterable[str] | None = None, skew: float | None = None,
+             dry_run: bool = False):
+        """Link what different systems recorded of the same execution (XALT runs to Pegasus
+        attempts and invocations and Swift app executions, Chimbuko runs to either), by the
+        rules of :mod:`lineage.linking.rules`; returns a :class:`~lineage.linking.LinkResult`
+        (per rule: links found, made, kept, updated, removed, ambiguous). Idempotent.
+
+        >>> lin.link(dry_run=True).rules["scheduler_job"]["made"]  # doctest: +SKIP
+        3
+        """
+        from . import linking
+
+        return linking.link(self.graph, rules,
+                            linking.DEFAULT_SKEW if skew is None else skew, dry_run)
+
     # ----------------------------------------------------------- querying
     def query(self, name_or_cypher: str, params: dict | None = None, **kwargs) -> Rows:
         """Run a template by name (``"ancestors"``) or a Cypher string, with parameters."""

@@ -36,6 +36,7 @@ from neo4j.exceptions import Neo4jError, ServiceUnavailable
 from . import api, templates
 from .settings import Settings
 from .sources import SOURCES
+from .linking.rules import RULES as LINK_RULES
 from .errors import InputsFailed, LineageError, ParseError, ServerError, TemplateError
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
@@ -228,7 +229,9 @@ def _progress_printer(quiet: bool, echo=None):
               help="XALT run environments: none, filtered (secrets redacted; default) or all.")
 @click.option("--fail-fast", is_flag=True,
               help="Stop at the first malformed input (default: load the others, then fail).")
-def load(paths, source, lenient, as_json, fmt, quiet, env, fail_fast):
+@click.option("--link", "then_link", is_flag=True,
+              help="Then link executions across systems (as `lineage link`).")
+def load(paths, source, lenient, as_json, fmt, quiet, env, fail_fast, then_link):
     """Load provenance files, directories or database URLs into the graph.
 
     Each input is loaded whole or not at all; a malformed one is reported and the others are
@@ -252,7 +255,11 @@ def load(paths, source, lenient, as_json, fmt, quiet, env, fail_fast):
             if getattr(exc, "results", None):
                 _print_load_results(exc.results, fmt)
             raise
+        linked = lin.link() if then_link else None
     _print_load_results(results, fmt)
+    if linked is not None:
+        # machine-readable load output stays one document: the link summary goes to stderr
+        _print_link(linked, "json" if fmt else "table", err=fmt is not None)
 
 
 def _print_load_results(results, fmt) -> None:
@@ -347,6 +354,50 @@ def _print_why(summary: dict) -> None:
         if not p.get("causes") and p.get("output_tail"):
             for line in p["output_tail"]:
                 click.echo(safe_text(f"  output: {line[:300]}"))
+
+
+@main.command("link")
+@click.option("--rule", "rules", multiple=True, type=click.Choice(list(LINK_RULES)),
+              help="Apply only this rule (repeatable; default: all, in their order).")
+@click.option("--skew", type=click.FloatRange(0), default=None,
+              help="Clock skew allowed between systems, in seconds (default 60).")
+@click.option("--dry-run", is_flag=True, help="Report what would change; write nothing.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+def link_(rules, skew, dry_run, fmt):
+    """Link what Pegasus, Swift, XALT and Chimbuko recorded of the same execution.
+
+    Rules, in order: scheduler_job (XALT job id = attempt's scheduler id, with host or
+    time), process (same program, host or attempt, and time: the same process),
+    app_process (Swift app name = program, and time), instrumented_run and
+    instrumented_process (a Chimbuko run's program, host and start inside an XALT run or a
+    Pegasus invocation), host_time (same host and time only: reported as candidates, never
+    linked). Ambiguous matches are reported, not linked. Running it again changes nothing.
+    """
+    with _connect() as lin:
+        result = lin.link(rules or None, skew=skew, dry_run=dry_run)
+    _print_link(result, fmt)
+
+
+def _print_link(result, fmt: str, err: bool = False) -> None:
+    if fmt == "json":
+        click.echo(json.dumps(result.as_dict(), indent=2, default=str), err=err)
+        return
+    rows = [{"rule": rule, **counts} for rule, counts in result.rules.items()]
+    emit(rows, "table", ["rule", "links", "made", "kept", "updated", "removed", "ambiguous",
+                         "candidates"])
+    if result.dry_run:
+        click.echo("(dry run: nothing was written)")
+    for a in result.ambiguous[:20]:
+        click.echo(safe_text(f"ambiguous ({a.rule}): {a.record} fits {', '.join(a.candidates)}"))
+    if len(result.ambiguous) > 20:
+        click.echo(f"... and {len(result.ambiguous) - 20} more ambiguous (see --format json)")
+    for a in result.candidates[:20]:
+        click.echo(safe_text(f"candidate ({a.rule}): {a.record} may have run in "
+                             f"{', '.join(a.candidates)}"))
+    unlinked = ", ".join(f"{n} {system}" for system, n in result.unlinked.items() if n)
+    if unlinked:
+        click.echo(f"not linked: {unlinked}")
 
 
 @main.command("diff")

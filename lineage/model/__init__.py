@@ -49,7 +49,7 @@ def _collect():
     from ..sources import SOURCES
 
     modules = [_common] + [importlib.import_module(f"lineage.sources.{name}.model")
-                           for name in SOURCES]
+                           for name in SOURCES] + [importlib.import_module("lineage.model.links")]
     kinds: dict[str, NodeKind] = {}
     rels: dict[str, RelType] = {r.name: r for r in _prov.REL_TYPES}
     relations: list[Relation] = []

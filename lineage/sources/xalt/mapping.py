@@ -414,6 +414,9 @@ class _Graph:
             "cwd": _str(user_t.get("cwd")),
             "scheduler": _str(user_t.get("scheduler")),
             "syshost": syshost,
+            # the execution host (for lineage link): XALT records only the cluster name,
+            # newer versions the node in userT, older ones leave it in the environment
+            "hostname": _str(user_t.get("hostname")) or _str(env_t.get("HOSTNAME")),
             "submit_host": _str(user_t.get("submit_host")),
             "user": user,
             "exec_path": exec_path,

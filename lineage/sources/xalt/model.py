@@ -30,7 +30,7 @@ EXECUTION = NodeKind(
            "has_end_record": "boolean", "cores": "integer", "nodes": "integer",
            "tasks": "integer", "threads": "integer", "gpus": "integer", "job_id": "string",
            "queue": "string", "account": "string", "scheduler": "string", "cwd": "string",
-           "syshost": "string", "submit_host": "string", "user": "string",
+           "syshost": "string", "hostname": "string", "submit_host": "string", "user": "string",
            "exec_path": "string", "exec_type": "string", "sha1": "string",
            "build_uuid": "string", "cmdline": "string[]", "env": "json", "end_env": "json", "env_mode": "string",
            "end_modules": "string[]",

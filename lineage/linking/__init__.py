@@ -1,0 +1,103 @@
+"""``lineage link``: connect what Pegasus, Swift, XALT and Chimbuko recorded of the same
+execution, with edges that carry their evidence (see :mod:`.rules` for the rules).
+
+Reads each system's executions through the ``cypher/link/*`` templates, matches them in
+Python (:func:`.rules.match`), then writes what is new or changed and removes links the
+rules no longer find, so running it twice changes nothing and running it after more loads
+links what they added.
+
+>>> lineage.connect().link(dry_run=True)["rules"]["scheduler_job"]  # doctest: +SKIP
+{'links': 3, 'made': 3, 'kept': 0, 'updated': 0, 'removed': 0, 'ambiguous': 0, 'candidates': 0}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .. import model, templates
+from ..records import Edge
+from ..writer import Writer
+from .rules import DEFAULT_SKEW, RULES, Ambiguity, Inputs, Link, match
+
+__all__ = ["link", "LinkResult", "RULES", "DEFAULT_SKEW"]
+
+#: The rows each rule needs (template name per :class:`.rules.Inputs` field).
+_VIEWS = {"xalt": "link/xalt_runs", "attempts": "link/pegasus_attempts",
+          "invocations": "link/pegasus_invocations", "swift": "link/swift_app_executions",
+          "chimbuko": "link/chimbuko_runs"}
+_NEEDS = {"scheduler_job": ("xalt", "attempts"), "process": ("xalt", "invocations"),
+          "app_process": ("xalt", "swift"), "instrumented_run": ("chimbuko", "xalt"),
+          "instrumented_process": ("chimbuko", "invocations"),
+          "host_time": ("xalt", "invocations")}
+
+
+@dataclass
+class LinkResult:
+    """What one ``link`` did, per rule, and what it would not decide."""
+
+    dry_run: bool
+    skew: float
+    rules: dict[str, dict[str, int]]
+    ambiguous: list[Ambiguity] = field(default_factory=list)
+    candidates: list[Ambiguity] = field(default_factory=list)
+    unlinked: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        def rows(items):
+            return [{"rule": a.rule, "record": a.record, "candidates": list(a.candidates)}
+                    for a in items]
+        return {"dry_run": self.dry_run, "skew": self.skew, "rules": self.rules,
+                "ambiguous": rows(self.ambiguous), "candidates": rows(self.candidates),
+                "unlinked": self.unlinked}
+
+
+def _key(start: str, type_: str, end: str) -> tuple[str, str, str]:
+    return start, type_, end
+
+
+def link(graph, rules: Iterable[str] | None = None, skew: float = DEFAULT_SKEW,
+         dry_run: bool = False) -> LinkResult:
+    """Link executions across systems in ``graph`` (a :class:`lineage.connection.Graph`)."""
+    chosen = list(RULES) if rules is None else list(dict.fromkeys(rules))
+    needed = {view for r in chosen for view in _NEEDS.get(r, ())}
+    inputs = Inputs(**{name: graph.run(templates.get(_VIEWS[name]).text)
+                       for name in _VIEWS if name in needed})
+    found = match(inputs, chosen, skew)
+    existing = {_key(r["start"], r["type"], r["end"]): r
+                for r in graph.run(templates.get("link/existing").text, {"rule": None})
+                if r["rule"] in chosen}
+    wanted = {_key(l.start, l.type, l.end): l for l in found.links}
+    counts = {r: dict.fromkeys(("links", "made", "kept", "updated", "removed", "ambiguous",
+                                "candidates"), 0) for r in chosen}
+    to_write: list[Link] = []
+    for key, new in wanted.items():
+        counts[new.rule]["links"] += 1
+        old = existing.get(key)
+        if old is None:
+            counts[new.rule]["made"] += 1
+            to_write.append(new)
+        elif _same(old, new.props(skew)):
+            counts[new.rule]["kept"] += 1
+        else:
+            counts[new.rule]["updated"] += 1
+            to_write.append(new)
+    stale = [old for key, old in existing.items() if key not in wanted]
+    for old in stale:
+        counts[old["rule"]]["removed"] += 1
+    for a in found.ambiguous:
+        counts[a.rule]["ambiguous"] += 1
+    for a in found.candidates:
+        counts[a.rule]["candidates"] += 1
+    if not dry_run:
+        Writer(graph.driver, graph.database).write_edges(
+            Edge(model.REL_TYPES[l.type], l.start, l.end, l.props(skew)) for l in to_write)
+        if stale:
+            graph.run(templates.get("link/remove").text,
+                      {"links": [{"start": o["start"], "type": o["type"], "end": o["end"]}
+                                 for o in stale]}, write=True)
+    return LinkResult(dry_run, skew, counts, found.ambiguous, found.candidates, found.unlinked)
+
+
+def _same(old: dict, new: dict) -> bool:
+    return all(old.get(k) == (list(v) if isinstance(v, tuple) else v) for k, v in new.items())
