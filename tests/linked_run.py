@@ -61,7 +61,10 @@ def xalt_run(uuid: str, exec_path: str, sha1: str, job_id: str, host: str, start
     rec["envT"] = {"HOSTNAME": host, "LOADEDMODULES": "gcc/4.4.5:keg/1.2", "USER": "nobody"}
     rec["ptA"] = []
     if build:
-        rec["xaltLinkT"] = {**rec["xaltLinkT"], "Build_UUID": build}
+        rec["xaltLinkT"] = {"Build_UUID": build, "Build_compiler": "gcc",
+                            "Build_compilerPath": "/usr/bin/gcc", "Build_User": "keg",
+                            "Build_Syshost": "worker2", "Build_Epoch": str(ANALYZE_START - 86400),
+                            "XALT_Version": rec["xaltLinkT"].get("XALT_Version")}
     else:
         rec["xaltLinkT"] = {}
     if run_time is not None:

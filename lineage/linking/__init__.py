@@ -22,6 +22,15 @@ from .rules import DEFAULT_SKEW, RULES, Ambiguity, Inputs, Link, match
 
 __all__ = ["link", "LinkResult", "RULES", "DEFAULT_SKEW"]
 
+#: Removes links the rules no longer find (a fixed statement: catalogue templates are read-only).
+REMOVE_LINKS = """
+UNWIND $links AS row
+MATCH (a:Lineage {uid: row.start})-[r:SAME_ACTIVITY|RAN_WITHIN]->(b:Lineage {uid: row.end})
+WHERE type(r) = row.type
+DELETE r
+RETURN count(*) AS removed
+"""
+
 #: The rows each rule needs (template name per :class:`.rules.Inputs` field).
 _VIEWS = {"xalt": "link/xalt_runs", "attempts": "link/pegasus_attempts",
           "invocations": "link/pegasus_invocations", "swift": "link/swift_app_executions",
@@ -93,7 +102,7 @@ def link(graph, rules: Iterable[str] | None = None, skew: float = DEFAULT_SKEW,
         Writer(graph.driver, graph.database).write_edges(
             Edge(model.REL_TYPES[l.type], l.start, l.end, l.props(skew)) for l in to_write)
         if stale:
-            graph.run(templates.get("link/remove").text,
+            graph.run(REMOVE_LINKS,
                       {"links": [{"start": o["start"], "type": o["type"], "end": o["end"]}
                                  for o in stale]}, write=True)
     return LinkResult(dry_run, skew, counts, found.ambiguous, found.candidates, found.unlinked)

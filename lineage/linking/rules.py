@@ -257,12 +257,14 @@ class _Matcher:
             for i in by_name.running(program_name(x.get("exec_path")), t, self.skew):
                 same = self._same_program(x, i.get("exec_path"))
                 hx, hi = host_key(x.get("host")), host_key(i.get("host"))
-                in_attempt = i.get("attempt") in self.linked.get(x["uid"], ())
-                if same is None or not (in_attempt or (hx and hx == hi)):
+                same_host = bool(hx) and hx == hi
+                # hosts first, so the evidence does not depend on which rules ran before
+                in_attempt = not same_host and i.get("attempt") in self.linked.get(x["uid"], ())
+                if same is None or not (same_host or in_attempt):
                     continue
-                how = "attempt" if in_attempt else "host"
+                how = "host" if same_host else "attempt"
                 evidence = {same[0]: same[1], "time": [t, [i["start_time"], i.get("end_time")]],
-                            how: [i["attempt"]] if in_attempt else [x.get("host"), i.get("host")]}
+                            how: [x.get("host"), i.get("host")] if same_host else [i["attempt"]]}
                 found.append((i["uid"], "", (same[0], how, "time"), evidence))
             if len(found) > 1:
                 self.emit("process", x["uid"], found)

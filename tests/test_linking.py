@@ -1,0 +1,280 @@
+"""``lineage link`` and the cross-system templates, on one consistent run written in each
+system's real format (see ``tests/linked_run.py``) and loaded by the normal loaders."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lineage import cli
+from lineage.linking.rules import Inputs, match
+
+from . import linked_run as run
+from .xalt_helpers import signed
+
+SAMPLES = Path(__file__).resolve().parent.parent / "lineage" / "samples"
+BLACKDIAMOND = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
+ECHO_LOG = SAMPLES / "swift" / "001-echo-20090316-1711-i7icnjl1.log"
+BUNDLED = SAMPLES.parent / "samples_linked"
+XALT_ANALYZE = f"xalt:run:{run.RUN_ANALYZE}"
+XALT_GZIP = f"xalt:run:{run.RUN_GZIP}"
+XALT_ECHO = f"xalt:run:{run.RUN_ECHO}"
+CHIMBUKO_RUN = f"chimbuko:run:{run.CHIMBUKO_PID}"
+ECHO_OUT = ("swift:dataset:tag:benc@ci.uchicago.edu,2008:swift:dataset:20090316-1711-xaoh8ssg:"
+            "720000000002")
+
+
+# ------------------------------------------------------------------ the rules, no server
+def x(uid, start, **kw):
+    return {"uid": uid, "start_time": start, "end_time": kw.pop("end", start + 10), **kw}
+
+
+def test_scheduler_job_needs_a_second_fact_and_agreeing_host():
+    attempt = x("j1", 100, end=200, sched_id="77", host="c1.cluster")
+    cases = {
+        "host and time": (x("r", 120, job_id="77", host="C1"), ("job_id", "host", "time")),
+        "time only": (x("r", 120, job_id="77"), ("job_id", "time")),
+        "other host": (x("r", 120, job_id="77", host="c2"), None),
+        "too late": (x("r", 400, job_id="77", host="c1"), None),
+        "other job": (x("r", 120, job_id="78", host="c1"), None),
+        "job id alone": ({"uid": "r", "job_id": "77"}, None),
+    }
+    for name, (record, matched) in cases.items():
+        links = match(Inputs(xalt=[record], attempts=[attempt]), ["scheduler_job"]).links
+        assert [l.matched for l in links] == ([matched] if matched else []), name
+
+
+def test_clock_skew_is_a_parameter():
+    attempt = x("j1", 100, end=200, sched_id="77", host="c1")
+    late = x("r", 290, job_id="77", host="c1")  # 90 s after the attempt ended
+    assert not match(Inputs(xalt=[late], attempts=[attempt]), ["scheduler_job"]).links
+    assert match(Inputs(xalt=[late], attempts=[attempt]), ["scheduler_job"], skew=120).links
+    with pytest.raises(ValueError, match="skew"):
+        match(Inputs(), skew=-1)
+    with pytest.raises(ValueError, match="no link rule nope"):
+        match(Inputs(), ["nope"])
+
+
+def test_two_xalt_runs_fitting_one_invocation_are_ambiguous_not_guessed():
+    inv = x("inv", 100, end=200, exec_path="/bin/solver", host="c1", attempt="j1")
+    runs = [x("r1", 110, exec_path="/bin/solver", host="c1"),
+            x("r2", 150, exec_path="/opt/solver", host="c1")]  # same name, other path
+    result = match(Inputs(xalt=runs, invocations=[inv]), ["process"])
+    assert result.links == []
+    assert [(a.rule, a.record, a.candidates) for a in result.ambiguous] == [
+        ("process", "inv", ("r1", "r2"))]
+    # one run fitting two invocations is ambiguous too
+    two = [inv, x("inv2", 105, end=200, exec_path="/bin/solver", host="c1", attempt="j2")]
+    result = match(Inputs(xalt=runs[:1], invocations=two), ["process"])
+    assert result.links == [] and result.ambiguous[0].candidates == ("inv", "inv2")
+
+
+def test_host_and_time_alone_are_only_candidates():
+    inv = x("inv", 100, end=200, exec_path="/bin/wrapper.sh", host="c1")
+    child = x("r1", 110, exec_path="/bin/solver", host="c1")
+    result = match(Inputs(xalt=[child], invocations=[inv]))
+    assert result.links == [] and result.ambiguous == []
+    assert [(c.rule, c.record, c.candidates) for c in result.candidates] == [
+        ("host_time", "r1", ("inv",))]
+    assert result.unlinked == {"xalt": 1, "attempts": 0, "invocations": 1, "swift": 0,
+                               "chimbuko": 0}
+
+
+def test_chimbuko_needs_program_and_host_or_full_path():
+    target = x("r", 100, end=200, exec_path="/a/xgc", host="n1")
+    chim = {"uid": "c", "hosts": ["n1"], "executables": [], "command_lines": ["/b/xgc -v"],
+            "first_start_us": 101_000_000}
+    [l] = match(Inputs(xalt=[target], chimbuko=[chim]), ["instrumented_run"]).links
+    assert (l.start, l.type, l.end, l.matched) == ("c", "RAN_WITHIN", "r",
+                                                   ("exec_name", "host", "time"))
+    elsewhere = {**chim, "hosts": ["n2"]}
+    assert not match(Inputs(xalt=[target], chimbuko=[elsewhere]), ["instrumented_run"]).links
+    no_host = {**chim, "hosts": []}
+    assert not match(Inputs(xalt=[target], chimbuko=[no_host]), ["instrumented_run"]).links
+    same_path = {**no_host, "executables": ["/a/xgc"]}
+    [l] = match(Inputs(xalt=[target], chimbuko=[same_path]), ["instrumented_run"]).links
+    assert l.matched == ("exec_path", "time")
+
+
+def test_bundled_linked_samples_are_what_the_builder_writes():
+    assert sorted(p.name for p in BUNDLED.iterdir() if p.suffix == ".json") == sorted(run.files())
+    for name, text in run.files().items():
+        assert (BUNDLED / name).read_text() == text, name
+
+
+# ------------------------------------------------------------------ on the server
+@pytest.fixture
+def linked(lin, tmp_path):
+    files = run.write(tmp_path / "linked")
+    results = lin.load([BLACKDIAMOND, ECHO_LOG, *files])
+    assert all(r.status == "loaded" for r in results)
+    return lin, tmp_path / "linked"
+
+
+def links_in(lin):
+    return {(r["start"], r["type"], r["end"]): r for r in lin.query("link/existing")}
+
+
+def test_every_rule_on_the_consistent_run_and_idempotency(linked):
+    lin, _ = linked
+    first = lin.link()
+    made = {rule: c["made"] for rule, c in first.rules.items()}
+    assert made == {"scheduler_job": 2, "process": 1, "app_process": 1, "instrumented_run": 1,
+                    "instrumented_process": 0, "host_time": 0}
+    assert first.ambiguous == []
+    assert [(c.record, c.candidates) for c in first.candidates] == [
+        (XALT_GZIP, (f"{run.INVOCATION[:-2]}:-2", run.INVOCATION))]
+    links = links_in(lin)
+    assert set(links) == {
+        (XALT_ANALYZE, "RAN_WITHIN", run.ATTEMPT), (XALT_GZIP, "RAN_WITHIN", run.ATTEMPT),
+        (run.INVOCATION, "SAME_ACTIVITY", XALT_ANALYZE),
+        (run.ECHO_EXEC, "SAME_ACTIVITY", XALT_ECHO),
+        (CHIMBUKO_RUN, "RAN_WITHIN", XALT_ANALYZE)}
+    job = links[(XALT_ANALYZE, "RAN_WITHIN", run.ATTEMPT)]
+    assert job["rule"] == "scheduler_job" and job["confidence"] == 1.0
+    assert job["matched"] == ["job_id", "host", "time"] and job["skew"] == 60.0
+    assert json.loads(job["evidence"])["job_id"] == ["79.0", "79.0"]
+    again = lin.link()
+    assert all(c["made"] == c["updated"] == c["removed"] == 0 for c in again.rules.values())
+    assert sum(c["kept"] for c in again.rules.values()) == 5
+    assert links_in(lin) == links
+
+
+def test_dry_run_writes_nothing(linked):
+    lin, _ = linked
+    result = lin.link(dry_run=True)
+    assert result.rules["scheduler_job"]["made"] == 2 and links_in(lin) == {}
+
+
+def test_incremental_linking_and_stale_links(lin, tmp_path):
+    files = run.write(tmp_path)
+    chimbuko = [p for p in files if p.name.startswith("provdb_")]
+    lin.load([BLACKDIAMOND, *[p for p in files if p not in chimbuko]])
+    first = lin.link()
+    assert first.rules["instrumented_run"]["links"] == 0
+    lin.load(chimbuko)
+    second = lin.link()
+    assert second.rules["instrumented_run"]["made"] == 1
+    assert second.rules["scheduler_job"] == {**second.rules["scheduler_job"], "made": 0,
+                                             "kept": 2}
+    # the gzip run's file changes its job id: its link goes on the next link
+    [gzip] = [p for p in files if run.RUN_GZIP in p.name]
+    rec = json.loads(gzip.read_text())
+    rec["userT"]["job_id"] = "80.0"
+    gzip.write_text(signed(rec))
+    lin.load([gzip])
+    third = lin.link(rules=["scheduler_job"])
+    assert third.rules["scheduler_job"]["removed"] == 1
+    assert (XALT_GZIP, "RAN_WITHIN", run.ATTEMPT) not in links_in(lin)
+    assert (CHIMBUKO_RUN, "RAN_WITHIN", XALT_ANALYZE) in links_in(lin)  # other rules' stay
+
+
+def test_ambiguous_runs_are_reported_with_their_candidates(linked):
+    lin, directory = linked
+    twin = json.loads((directory / next(n for n in run.files() if "zzz" in n
+                                        and run.RUN_ANALYZE in n)).read_text())
+    twin["userT"]["run_uuid"] = "7a1a0000-0000-4000-8000-000000000009"
+    twin["userDT"]["start_time"] += 5
+    (directory / "twin.json").write_text(signed(twin))
+    lin.load([directory / "twin.json"], source="xalt")
+    result = lin.link()
+    both = ("xalt:run:7a1a0000-0000-4000-8000-000000000009", XALT_ANALYZE)
+    assert [(a.rule, a.record, a.candidates) for a in result.ambiguous] == [
+        ("process", run.INVOCATION, both), ("instrumented_run", CHIMBUKO_RUN, both)]
+    assert result.rules["process"]["ambiguous"] == 1
+    assert result.rules["process"]["removed"] == result.rules["instrumented_run"]["removed"] == 0
+    assert not any(t == "SAME_ACTIVITY" and s == run.INVOCATION for s, t, _ in links_in(lin))
+    # no XALT run could be chosen, so the Chimbuko run is placed in the invocation instead
+    assert [(t, e) for s, t, e in links_in(lin) if s == CHIMBUKO_RUN] == [
+        ("RAN_WITHIN", run.INVOCATION)]
+
+
+def test_explain_output_follows_a_result_across_systems(linked):
+    lin, _ = linked
+    lin.link()
+    rows = lin.query("cross/explain_output", uid=run.TASK)
+    same = [r for r in rows if r["how"] == "same process"]
+    assert [r["execution"] for r in same] == [XALT_ANALYZE]
+    [row] = same
+    assert row["attempt"] == run.ATTEMPT and row["attempt_host"] == run.HOST
+    assert row["process"] == run.INVOCATION and row["link_rules"] == ["process"]
+    assert links_in(lin)[(run.INVOCATION, "SAME_ACTIVITY", XALT_ANALYZE)]["matched"] == [
+        "exec_path", "host", "time"]
+    assert row["executable_path"] == run.ANALYZE and row["executable_sha1"] == run.ANALYZE_SHA1
+    assert row["compiler"] == "gcc" and "-lkeg" in row["link_line"]
+    assert {"path": run.LIBKEG[0], "sha1": run.LIBKEG[1]} in row["libraries_loaded"]
+    assert row["libraries_linked"] == [{"path": run.LIBKEG[0], "sha1": run.LIBKEG[1]}]
+    anomalies = lin.query("MATCH (e:FunctionExecution {pid: $pid}) WHERE e.is_anomaly "
+                          "RETURN count(e) AS n", pid=run.CHIMBUKO_PID)[0]["n"]
+    assert anomalies > 0 and row["anomaly_count"] == anomalies
+    assert len(row["top_anomalies"]) == 5 and all(a["function"] for a in row["top_anomalies"])
+    [other] = [r for r in rows if r["how"] == "ran within"]
+    assert other["execution"] == XALT_GZIP and other["anomaly_count"] == 0
+    # a Swift dataset: the call that wrote it, the app execution, /bin/echo
+    [echo] = lin.query("cross/explain_output", uid=ECHO_OUT, top=2)
+    assert (echo["producer_kind"], echo["attempt"], echo["execution"]) == (
+        "FunctionCall", run.ECHO_EXEC, XALT_ECHO)
+    assert echo["executable_path"] == "/bin/echo" and echo["how"] == "same process"
+    # before linking: the attempt, and no execution
+    lin.write("MATCH ()-[r:SAME_ACTIVITY|RAN_WITHIN]->() DELETE r")
+    unlinked = lin.query("cross/explain_output", uid=run.TASK)
+    assert [(r["attempt"], r["execution"]) for r in unlinked] == [(run.ATTEMPT, None)]
+
+
+def test_library_impact_and_path_between(linked):
+    lin, _ = linked
+    lin.link()
+    rows = lin.query("cross/library_impact", library="libkeg")
+    assert {(r["how"], r["execution"], r["job_or_call"], r["run"]) for r in rows} == {
+        (how, XALT_ANALYZE, f"pegasus:job:{run.WF}:analyze_j4", f"pegasus:workflow:{run.WF}")
+        for how in ("loaded", "linked")}
+    assert lin.query("cross/library_impact", library=run.LIBKEG[1]) == rows
+    libm = lin.query("cross/library_impact", library="/usr/lib64/libm.so.6")
+    echo = [r for r in libm if r["execution"] == XALT_ECHO]
+    assert echo[0]["run"] == "swift:run:001-echo-20090316-1711-i7icnjl1"
+    assert echo[0]["outputs"] == ["file://localhost/001-echo.out"]
+    [path, *_] = lin.query("path_between", **{"from": CHIMBUKO_RUN, "to": run.TASK})
+    assert path["hops"] == 3
+    assert [r["type"] for r in path["relationships"]] == ["RAN_WITHIN", "SAME_ACTIVITY",
+                                                         "RUNS_TASK"]
+    assert lin.query("path_between", **{"from": CHIMBUKO_RUN, "to": run.TASK,
+                                         "max_hops": 2}) == []
+
+
+def test_cli_link_and_load_link(lin, tmp_path, cli_env):
+    files = run.write(tmp_path)
+    runner = CliRunner(env=cli_env)
+    out = runner.invoke(cli.main, ["load", "--link", "-q", str(BLACKDIAMOND), str(ECHO_LOG),
+                                   *map(str, files)])
+    assert out.exit_code == 0, out.output
+    assert "scheduler_job" in out.output and "candidate (host_time)" in out.output
+    out = runner.invoke(cli.main, ["link", "--format", "json", "--rule", "process"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert list(data["rules"]) == ["process"] and data["rules"]["process"]["kept"] == 1
+    out = runner.invoke(cli.main, ["link", "--rule", "nope"])
+    assert out.exit_code == 2 and "nope" in out.output
+
+
+def test_hostile_values_go_through_linking(lin, tmp_path, cli_env):
+    evil = '/tmp/a"b\'<script>alert(1)</script>\nx/prog'
+    host = "n1"
+    rec = run.xalt_run("e0000000-0000-4000-8000-000000000001", evil, "e" * 40, "", host,
+                       1.7e9, 10.0, [])
+    rec["cmdlineA"] = [evil, "--x=<b>", "a\nb"]
+    (tmp_path / "run.n1.2023_11_14_00_00_00.u.zzz.e0000000-0000-4000-8000-000000000001.json"
+     ).write_text(signed(rec))
+    metadata = [{"pid": 3, "rid": 0, "tid": 0, "descr": d, "value": v, "__id": i}
+                for i, (d, v) in enumerate([("Hostname", host), ("Executable", evil),
+                                            ("Starting Timestamp", str(int(1.7e15 + 1e6)))])]
+    (tmp_path / "provdb_evil_metadata.json").write_text(json.dumps(metadata))
+    lin.load([tmp_path])
+    result = lin.link()
+    assert result.rules["instrumented_run"]["made"] == 1
+    [link] = lin.query("link/existing", rule="instrumented_run")
+    assert json.loads(link["evidence"])["exec_path"] == [evil, evil]
+    [row] = lin.query("cross/explain_output", uid="xalt:run:e0000000-0000-4000-8000-000000000001")
+    assert row["executable_path"] == evil and row["how"] == "the run itself"
+    out = CliRunner(env=cli_env).invoke(cli.main, ["query", "link/existing"])
+    assert out.exit_code == 0 and "<script>alert(1)</script>\nx" not in out.output
