@@ -569,7 +569,9 @@ def demo(output_dir):
     """Start the managed Neo4j (unless NEO4J_URI is set), load the bundled real samples and
     write HTML reports."""
     with _connect() as lin:
-        results = lin.load([samples_dir()], lenient=False, progress=_progress_printer(False))
+        results = lin.load([samples_dir(), samples_dir().with_name("samples_linked")],
+                           lenient=False, progress=_progress_printer(False))
+        linked = lin.link()
         runs = lin.query("runs")
         out = Path(output_dir)
         written = []
@@ -577,9 +579,10 @@ def demo(output_dir):
             safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in run["uid"])[:120]
             written.append(lin.report(run["uid"], out / f"{safe}.html"))
         info = lin.stats()
-    loaded = sum(r.status == "loaded" for r in results)
+    loaded = sum(r.status in ("loaded", "unchanged") for r in results)
     click.echo(f"loaded {loaded} sample files; graph has "
-               f"{sum(v for k, v in info['nodes'].items() if k == 'Lineage')} nodes")
+               f"{sum(v for k, v in info['nodes'].items() if k == 'Lineage')} nodes; linked "
+               f"{sum(c['links'] for c in linked.rules.values())} executions across systems")
     for path in written:
         click.echo(f"report: {Path(path).resolve()}")
     if not _settings().neo4j_uri:

@@ -82,3 +82,9 @@ def test_demo_loads_samples_and_writes_reports(lin, cli_env, tmp_path):
     assert statuses.count("loaded") >= 20 and set(statuses) <= {"loaded", "empty"}
     kinds = {r["kind"] for r in runs}
     assert {"Workflow", "ScriptRun", "ProgramRun", "Execution"} <= kinds
+    # the bundled linked samples: five links, and the workflow's report shows the chain
+    assert "linked 5 executions across systems" in proc.stdout
+    [bd] = [r for r in reports if "ea17e8ac" in r]
+    page = open(bd, encoding="utf-8").read()
+    assert "Across systems (lineage link)" in page
+    assert "a11a1e00-0000-4000-8000-000000000001" in page and "pegasus-analyze-4.0" in page

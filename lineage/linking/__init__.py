@@ -12,6 +12,7 @@ links what they added.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -51,6 +52,8 @@ class LinkResult:
     ambiguous: list[Ambiguity] = field(default_factory=list)
     candidates: list[Ambiguity] = field(default_factory=list)
     unlinked: dict[str, int] = field(default_factory=dict)
+    #: seconds spent reading rows, matching them and writing links
+    seconds: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         def rows(items):
@@ -58,7 +61,7 @@ class LinkResult:
                     for a in items]
         return {"dry_run": self.dry_run, "skew": self.skew, "rules": self.rules,
                 "ambiguous": rows(self.ambiguous), "candidates": rows(self.candidates),
-                "unlinked": self.unlinked}
+                "unlinked": self.unlinked, "seconds": self.seconds}
 
 
 def _key(start: str, type_: str, end: str) -> tuple[str, str, str]:
@@ -70,12 +73,15 @@ def link(graph, rules: Iterable[str] | None = None, skew: float = DEFAULT_SKEW,
     """Link executions across systems in ``graph`` (a :class:`lineage.connection.Graph`)."""
     chosen = list(RULES) if rules is None else list(dict.fromkeys(rules))
     needed = {view for r in chosen for view in _NEEDS.get(r, ())}
+    clock = time.perf_counter()
     inputs = Inputs(**{name: graph.run(templates.get(_VIEWS[name]).text)
                        for name in _VIEWS if name in needed})
-    found = match(inputs, chosen, skew)
     existing = {_key(r["start"], r["type"], r["end"]): r
                 for r in graph.run(templates.get("link/existing").text, {"rule": None})
                 if r["rule"] in chosen}
+    seconds = {"read": time.perf_counter() - clock}
+    clock = time.perf_counter()
+    found = match(inputs, chosen, skew)
     wanted = {_key(l.start, l.type, l.end): l for l in found.links}
     counts = {r: dict.fromkeys(("links", "made", "kept", "updated", "removed", "ambiguous",
                                 "candidates"), 0) for r in chosen}
@@ -98,6 +104,8 @@ def link(graph, rules: Iterable[str] | None = None, skew: float = DEFAULT_SKEW,
         counts[a.rule]["ambiguous"] += 1
     for a in found.candidates:
         counts[a.rule]["candidates"] += 1
+    seconds["match"] = time.perf_counter() - clock
+    clock = time.perf_counter()
     if not dry_run:
         Writer(graph.driver, graph.database).write_edges(
             Edge(model.REL_TYPES[l.type], l.start, l.end, l.props(skew)) for l in to_write)
@@ -105,7 +113,9 @@ def link(graph, rules: Iterable[str] | None = None, skew: float = DEFAULT_SKEW,
             graph.run(REMOVE_LINKS,
                       {"links": [{"start": o["start"], "type": o["type"], "end": o["end"]}
                                  for o in stale]}, write=True)
-    return LinkResult(dry_run, skew, counts, found.ambiguous, found.candidates, found.unlinked)
+    seconds["write"] = time.perf_counter() - clock
+    return LinkResult(dry_run, skew, counts, found.ambiguous, found.candidates, found.unlinked,
+                      {k: round(v, 3) for k, v in seconds.items()})
 
 
 def _same(old: dict, new: dict) -> bool:

@@ -198,15 +198,16 @@ class _Matcher:
         self.linked: dict[str, set[str]] = defaultdict(set)  # uid -> uids it is linked to
         self.same: set[str] = set()  # uids already in a SAME_ACTIVITY link
 
-    def emit(self, rule: str, record: str, found: list[tuple[str, str, tuple, dict]],
+    def emit(self, rule: str, record: str, found: list[tuple[str, tuple, dict]],
              reverse: bool = False) -> None:
-        """Keep ``found`` (target, ..) as a link when it is one, as an ambiguity when more."""
+        """Keep ``found`` ((target, matched, evidence) each) as a link when it holds one
+        target, as an ambiguity when it holds more."""
         if not found:
             return
         if len(found) > 1:
             self.out.ambiguous.append(Ambiguity(rule, record, tuple(sorted(f[0] for f in found))))
             return
-        target, _, matched, evidence = found[0]
+        target, matched, evidence = found[0]
         rel, confidence = RULES[rule]
         start, end = (target, record) if reverse else (record, target)
         self.out.links.append(Link(start, rel, end, rule, confidence, matched, evidence))
@@ -235,7 +236,7 @@ class _Matcher:
                     matched.append("time")
                     evidence["time"] = [x["start_time"], [a["start_time"], a.get("end_time")]]
                 if len(matched) > 1:  # a job id alone is recycled: it needs a second fact
-                    found.append((a["uid"], "", tuple(matched), evidence))
+                    found.append((a["uid"], tuple(matched), evidence))
             self.emit("scheduler_job", x["uid"], found)
 
     def _same_program(self, x: dict, path: str | None) -> tuple[str, list] | None:
@@ -265,7 +266,7 @@ class _Matcher:
                 how = "host" if same_host else "attempt"
                 evidence = {same[0]: same[1], "time": [t, [i["start_time"], i.get("end_time")]],
                             how: [x.get("host"), i.get("host")] if same_host else [i["attempt"]]}
-                found.append((i["uid"], "", (same[0], how, "time"), evidence))
+                found.append((i["uid"], (same[0], how, "time"), evidence))
             if len(found) > 1:
                 self.emit("process", x["uid"], found)
             elif found:
@@ -309,7 +310,7 @@ class _Matcher:
             for a in by_name.running(program_name(x.get("exec_path")), t, self.skew):
                 evidence = {"exec_name": [x.get("exec_path"), a["app_name"]],
                             "time": [t, [a["start_time"], a.get("end_time")]]}
-                found.append((a["uid"], "", ("exec_name", "time"), evidence))
+                found.append((a["uid"], ("exec_name", "time"), evidence))
             if len(found) > 1:
                 self.emit("app_process", x["uid"], found)
             elif found:
@@ -330,19 +331,19 @@ class _Matcher:
                     if r["uid"] in seen:
                         continue
                     path = next((p for p in programs if p == r.get("exec_path")), None)
-                    same = ("exec_path", [path, path]) if path else (
-                        "exec_name", [sorted(programs)[0], r.get("exec_path")])
+                    same = ("exec_path", [path, path]) if path else ("exec_name", [
+                        min(p for p in programs if program_name(p) == name), r.get("exec_path")])
                     hr = host_key(r.get("host"))
                     if hosts and hr and hr not in hosts:
                         continue
-                    matched = [same[0]] + (["host"] if hosts and hr else []) + ["time"]
-                    if "host" not in matched and same[0] != "exec_path":
+                    evidence = {same[0]: same[1], "time": [t, [r["start_time"], r.get("end_time")]]}
+                    if hosts and hr:
+                        evidence["host"] = [sorted(h for h in c["hosts"] if h), r.get("host")]
+                    elif same[0] != "exec_path":
                         continue  # a program name and a time alone are too little
                     seen.add(r["uid"])
-                    found.append((r["uid"], "", tuple(matched), {
-                        same[0]: same[1], "host": [sorted(h for h in c.get("hosts") or ()
-                                                          if h), r.get("host")],
-                        "time": [t, [r["start_time"], r.get("end_time")]]}))
+                    matched = (same[0], "host", "time") if "host" in evidence else (same[0], "time")
+                    found.append((r["uid"], matched, evidence))
             self.emit(rule, c["uid"], found)
 
     def run(self) -> Matches:

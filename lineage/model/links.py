@@ -5,10 +5,14 @@ Two relationship types, both written only by :mod:`lineage.linking`, never by a 
 - ``SAME_ACTIVITY``: two records of one process (a Pegasus invocation or a Swift app
   execution and the XALT run of the binary it started). PROV has no "alternate" for
   activities (``prov:alternateOf`` is typed to entities), so this is its activity
-  counterpart; PROV-JSON export writes it as ``prov:wasInfluencedBy`` with its rule.
+  counterpart.
 - ``RAN_WITHIN``: the start ran inside the end (an XALT run inside a Pegasus job attempt;
-  a Chimbuko program run inside the XALT run or the Pegasus invocation that started it),
-  in PROV terms the enclosing activity started it (``prov:wasStartedBy``).
+  a Chimbuko program run inside the XALT run or the Pegasus invocation that started it).
+  PROV's nearest term is ``wasStartedBy`` with the enclosing activity as starter, but that
+  says who started it, not what it is part of, so it is not reused.
+
+PROV export writes both as ``prov:wasInfluencedBy`` with ``lineage:type`` (as every relation
+PROV has no term for), so they read back unchanged.
 
 Every link carries its evidence: the rule that made it, a confidence, the fields that
 matched (``matched``) with both sides' values (``evidence``, JSON) and the clock skew allowed.

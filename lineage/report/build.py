@@ -27,6 +27,7 @@ from pathlib import Path
 from .. import model
 from ..errors import LineageError
 from ..sources.pegasus.model import WORKFLOW
+from ..sources.swift.model import SCRIPT_RUN
 from .render import render
 from .view import ReportView
 
@@ -38,6 +39,11 @@ SECTIONS = {
         ("Retry history", "pegasus/attempts", "workflow"),
         ("Sub-workflows", "pegasus/subworkflows", "workflow"),
         ("Jobs", "pegasus/workflow_jobs", "workflow"),
+        ("Across systems (lineage link)", "cross/run_chain", "run"),
+    ],
+    SCRIPT_RUN.label: [
+        ("Parts of the run", "run_members", "run"),
+        ("Across systems (lineage link)", "cross/run_chain", "run"),
     ],
 }
 
