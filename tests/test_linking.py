@@ -70,6 +70,20 @@ def test_two_xalt_runs_fitting_one_invocation_are_ambiguous_not_guessed():
     assert result.links == [] and result.ambiguous[0].candidates == ("inv", "inv2")
 
 
+def test_the_one_fit_without_skew_wins_over_fits_that_need_it():
+    # seven Swift test scripts ran echo within one minute (the bundled logs): the XALT run of
+    # /bin/echo fits all of them within 60 s of skew, and only one with none
+    apps = [x(f"a{i}", 100 + 10 * i, end=100 + 10 * i + 0.2, app_name="echo") for i in range(7)]
+    run_ = x("r", 130.05, end=130.06, exec_path="/bin/echo")
+    [link] = match(Inputs(xalt=[run_], swift=apps), ["app_process"]).links
+    assert (link.start, link.matched) == ("a3", ("exec_name", "time", "time_exact"))
+    # two inside with no skew: ambiguous
+    apps.append(x("a9", 130.0, end=131, app_name="echo"))
+    result = match(Inputs(xalt=[run_], swift=apps), ["app_process"])
+    assert result.links == [] and result.ambiguous[0].candidates == tuple(
+        sorted(f"a{i}" for i in range(7)) + ["a9"])
+
+
 def test_host_and_time_alone_are_only_candidates():
     inv = x("inv", 100, end=200, exec_path="/bin/wrapper.sh", host="c1")
     child = x("r1", 110, exec_path="/bin/solver", host="c1")
@@ -172,6 +186,7 @@ def test_incremental_linking_and_stale_links(lin, tmp_path):
 
 def test_ambiguous_runs_are_reported_with_their_candidates(linked):
     lin, directory = linked
+    lin.link()  # first without the twin: the invocation is linked to the one run
     twin = json.loads((directory / next(n for n in run.files() if "zzz" in n
                                         and run.RUN_ANALYZE in n)).read_text())
     twin["userT"]["run_uuid"] = "7a1a0000-0000-4000-8000-000000000009"
@@ -181,11 +196,20 @@ def test_ambiguous_runs_are_reported_with_their_candidates(linked):
     result = lin.link()
     both = ("xalt:run:7a1a0000-0000-4000-8000-000000000009", XALT_ANALYZE)
     assert [(a.rule, a.record, a.candidates) for a in result.ambiguous] == [
-        ("process", run.INVOCATION, both), ("instrumented_run", CHIMBUKO_RUN, both)]
+        ("process", run.INVOCATION, both)]
     assert result.rules["process"]["ambiguous"] == 1
-    assert result.rules["process"]["removed"] == result.rules["instrumented_run"]["removed"] == 0
+    assert result.rules["process"]["removed"] == 1  # the link made before the twin came
     assert not any(t == "SAME_ACTIVITY" and s == run.INVOCATION for s, t, _ in links_in(lin))
-    # no XALT run could be chosen, so the Chimbuko run is placed in the invocation instead
+    # Chimbuko started before the twin: only the first run holds it without clock skew
+    chim = [(t, e, r["matched"]) for (s, t, e), r in links_in(lin).items() if s == CHIMBUKO_RUN]
+    assert chim == [("RAN_WITHIN", XALT_ANALYZE, ["exec_path", "host", "time", "time_exact"])]
+    # the twin starting with Chimbuko too makes that ambiguous: then the invocation holds it
+    twin["userDT"]["start_time"] -= 5
+    (directory / "twin.json").write_text(signed(twin))
+    lin.load([directory / "twin.json"], source="xalt")
+    result = lin.link()
+    assert ("instrumented_run", CHIMBUKO_RUN, both) in [
+        (a.rule, a.record, a.candidates) for a in result.ambiguous]
     assert [(t, e) for s, t, e in links_in(lin) if s == CHIMBUKO_RUN] == [
         ("RAN_WITHIN", run.INVOCATION)]
 

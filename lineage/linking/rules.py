@@ -204,6 +204,7 @@ class _Matcher:
         target, as an ambiguity when it holds more."""
         if not found:
             return
+        found = _narrow(found)
         if len(found) > 1:
             self.out.ambiguous.append(Ambiguity(rule, record, tuple(sorted(f[0] for f in found))))
             return
@@ -267,6 +268,7 @@ class _Matcher:
                 evidence = {same[0]: same[1], "time": [t, [i["start_time"], i.get("end_time")]],
                             how: [x.get("host"), i.get("host")] if same_host else [i["attempt"]]}
                 found.append((i["uid"], (same[0], how, "time"), evidence))
+            found = _narrow(found)
             if len(found) > 1:
                 self.emit("process", x["uid"], found)
             elif found:
@@ -280,6 +282,9 @@ class _Matcher:
         for record, fit in fits.items():
             by_target[fit[0]].append(record)
         for target, records in by_target.items():
+            if len(records) > 1:  # the one record inside the target without skew, if one is
+                exact = [r for r in records if _exact(fits[r])]
+                records = exact if len(exact) == 1 else records
             if len(records) > 1:
                 self.out.ambiguous.append(Ambiguity(rule, target, tuple(sorted(records))))
             else:
@@ -311,6 +316,7 @@ class _Matcher:
                 evidence = {"exec_name": [x.get("exec_path"), a["app_name"]],
                             "time": [t, [a["start_time"], a.get("end_time")]]}
                 found.append((a["uid"], ("exec_name", "time"), evidence))
+            found = _narrow(found)
             if len(found) > 1:
                 self.emit("app_process", x["uid"], found)
             elif found:
@@ -361,6 +367,29 @@ class _Matcher:
         for system, rows in vars(self.inputs).items():
             self.out.unlinked[system] = sum(1 for r in rows if r["uid"] not in ends)
         return self.out
+
+
+def _exact(fit: tuple) -> bool:
+    """Whether a fit's time holds with no clock skew at all (from its ``time`` evidence)."""
+    t, (start, end) = fit[2]["time"]
+    return start <= t and (end is None or t <= end)
+
+
+def _narrow(found: list[tuple]) -> list[tuple]:
+    """Several targets fit within the skew: when exactly one fits with no skew at all, that
+    one (its evidence says ``time_exact``); else all of them (ambiguous).
+
+    >>> fits = [("a", ("time",), {"time": [5, [0, 10]]}), ("b", ("time",), {"time": [5, [6, 9]]})]
+    >>> _narrow(fits)
+    [('a', ('time', 'time_exact'), {'time': [5, [0, 10]]})]
+    """
+    if len(found) < 2:
+        return found
+    exact = [f for f in found if _exact(f)]
+    if len(exact) != 1:
+        return found
+    target, matched, evidence = exact[0]
+    return [(target, matched + ("time_exact",), evidence)]
 
 
 def _chimbuko_start(c: dict) -> float | None:
