@@ -40,6 +40,8 @@ from .linking.rules import RULES as LINK_RULES
 from .errors import InputsFailed, LineageError, ParseError, ServerError, TemplateError
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
+#: the name the demo gives the Chimbuko run of lineage/samples_linked/ (see its NOTICE.md)
+LINKED_CHIMBUKO_RUN = "blackdiamond-analyze"
 
 
 def samples_dir() -> Path:
@@ -229,9 +231,11 @@ def _progress_printer(quiet: bool, echo=None):
               help="XALT run environments: none, filtered (secrets redacted; default) or all.")
 @click.option("--fail-fast", is_flag=True,
               help="Stop at the first malformed input (default: load the others, then fail).")
+@click.option("--chimbuko-run", default=None, metavar="NAME",
+              help="Name the Chimbuko run of these inputs (default: from their folder).")
 @click.option("--link", "then_link", is_flag=True,
               help="Then link executions across systems (as `lineage link`).")
-def load(paths, source, lenient, as_json, fmt, quiet, env, fail_fast, then_link):
+def load(paths, source, lenient, as_json, fmt, quiet, env, fail_fast, chimbuko_run, then_link):
     """Load provenance files, directories or database URLs into the graph.
 
     Each input is loaded whole or not at all; a malformed one is reported and the others are
@@ -249,8 +253,9 @@ def load(paths, source, lenient, as_json, fmt, quiet, env, fail_fast, then_link)
             bar(event, info)
 
         try:
+            options = lin.settings.load.with_(chimbuko_run=chimbuko_run)
             results = lin.load(paths, source=source, lenient=lenient, progress=progress,
-                               xalt_env=env, fail_fast=fail_fast)
+                               xalt_env=env, fail_fast=fail_fast, options=options)
         except ParseError as exc:
             if getattr(exc, "results", None):
                 _print_load_results(exc.results, fmt)
@@ -569,8 +574,11 @@ def demo(output_dir):
     """Start the managed Neo4j (unless NEO4J_URI is set), load the bundled real samples and
     write HTML reports."""
     with _connect() as lin:
-        results = lin.load([samples_dir(), samples_dir().with_name("samples_linked")],
-                           lenient=False, progress=_progress_printer(False))
+        results = lin.load([samples_dir()], lenient=False, progress=_progress_printer(False))
+        # the linked samples' Chimbuko run gets its name (Chimbuko records none)
+        results += lin.load([samples_dir().with_name("samples_linked")],
+                            options=lin.settings.load.with_(chimbuko_run=LINKED_CHIMBUKO_RUN),
+                            progress=_progress_printer(False))
         linked = lin.link()
         runs = lin.query("runs")
         out = Path(output_dir)

@@ -70,8 +70,7 @@ def _xalt(lin, a: dict, b: dict) -> list[dict]:
 
 
 def _chimbuko(lin, a: dict, b: dict) -> list[dict]:
-    rows = lin.query("chimbuko/compare_runs", run_a=a["properties"]["pid"],
-                     run_b=b["properties"]["pid"])
+    rows = lin.query("chimbuko/compare_runs", run_a=a["uid"], run_b=b["uid"])
     out = []
     for r in rows:
         if r["a_anomalies"] != r["b_anomalies"]:

@@ -25,11 +25,14 @@ XALT_ENV_MODES = ("none", "filtered", "all")
 class LoadOptions:
     """How to read inputs: ``lenient`` skips and counts malformed records instead of
     stopping; ``xalt_env`` is what is kept of XALT run environments (``none``,
-    ``filtered``: secrets redacted, ``all``). Loads with different options are different
+    ``filtered``: secrets redacted, ``all``); ``chimbuko_run`` names the Chimbuko run of
+    the inputs (their uids carry it). Loads with different options are different
     attempts (an unchanged file is read again when the options change)."""
 
     lenient: bool = False
     xalt_env: str = "filtered"
+    #: the name of the Chimbuko run the inputs belong to (default: from their directory)
+    chimbuko_run: str | None = None
     unqlite_probe_seconds: float = field(default=30.0, compare=False)
 
     def __post_init__(self) -> None:
@@ -39,8 +42,10 @@ class LoadOptions:
 
     def as_json(self) -> str:
         """The options that decide what a load writes, as stored on its ``:Load`` node."""
-        return json.dumps({"lenient": self.lenient, "xalt_env": self.xalt_env},
-                          sort_keys=True)
+        chosen = {"lenient": self.lenient, "xalt_env": self.xalt_env}
+        if self.chimbuko_run is not None:
+            chosen["chimbuko_run"] = self.chimbuko_run
+        return json.dumps(chosen, sort_keys=True)
 
     def with_(self, **changes) -> "LoadOptions":
         """A copy with some options changed (``None`` values are ignored)."""

@@ -44,6 +44,14 @@ RUN_ECHO = "ec400000-0000-4000-8000-000000000001"
 ECHO_EXEC = "swift:exec:001-echo-20090316-1711-i7icnjl1:echo-17kp918j"
 ECHO_START = 1237219891.81
 CHIMBUKO_PID = 7
+#: the Chimbuko run's name (Chimbuko records none; see lineage.sources.chimbuko.mapping.run_key)
+CHIMBUKO_RUN = "blackdiamond-analyze"
+
+
+def chimbuko_run_uid() -> str:
+    """The Chimbuko run's uid: its files are loaded with the option ``chimbuko_run``
+    :data:`CHIMBUKO_RUN` (as the demo does), or from a folder of their own."""
+    return f"chimbuko:run:{CHIMBUKO_RUN}:{CHIMBUKO_PID}"
 
 
 def xalt_run(uuid: str, exec_path: str, sha1: str, job_id: str, host: str, start: float,

@@ -1,6 +1,7 @@
 """Chimbuko records into lineage records, without a database."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -8,6 +9,7 @@ from lineage.sources import registry as loaders
 from lineage.errors import ParseError
 from lineage.sources.chimbuko import mapping as chimbuko
 from lineage.sources.base import LoadReport
+from lineage.settings import LoadOptions
 from lineage.records import Edge, Node
 
 from . import chimbuko_oracle as oracle
@@ -32,7 +34,8 @@ def exec_uids(recs):
 @pytest.mark.parametrize("path", [V0_ANOM, V0_NORM, V2_ANOM])
 def test_distinct_executions_match_the_records(path):
     recs, report = parse(path)
-    expected = {chimbuko.event_uid(p, e) for p, e in oracle.executions(oracle.records(path))}
+    run = chimbuko.run_key(path)
+    expected = {chimbuko.event_uid(run, p, e) for p, e in oracle.executions(oracle.records(path))}
     assert exec_uids(recs) == expected
     coll = "normalexecs" if "normal" in path.name else "anomalies"
     assert report.extra["records"][coll] == len(oracle.records(path))
@@ -42,7 +45,8 @@ def test_call_edges_are_distinct_and_complete():
     recs, _ = parse(V0_ANOM)
     called = [(r.start, r.end) for r in recs if isinstance(r, Edge) and r.rel.name == "CALLED_BY"]
     assert len(called) == len(set(called))
-    expected = {(chimbuko.event_uid(p, a), chimbuko.event_uid(p, b))
+    run = chimbuko.run_key(V0_ANOM)
+    expected = {(chimbuko.event_uid(run, p, a), chimbuko.event_uid(run, p, b))
                 for p, a, b in oracle.call_edges(oracle.records(V0_ANOM))}
     assert set(called) == expected
 
@@ -90,7 +94,7 @@ def test_generations_and_both_histogram_spellings():
 def test_missing_optional_fields_are_fine():
     rec = {"pid": 2, "rid": 0, "event_id": "0:3:9", "fid": 7, "func": "solve", "entry": 5, "exit": 9}
     recs = list(chimbuko.parse_records([rec], LoadReport("x", "chimbuko-json"), collection="normalexecs"))
-    node = next(r for r in recs if isinstance(r, Node) and r.uid == "chimbuko:event:2:0:3:9")
+    node = next(r for r in recs if isinstance(r, Node) and r.uid == chimbuko.event_uid(chimbuko.run_key(Path("x")), 2, "0:3:9"))
     assert node.props["runtime_inclusive"] == 4 and node.props["io_step"] == 3
     assert node.extra_labels == ()
 
@@ -116,10 +120,11 @@ def test_gpu_parent_becomes_launched_on():
         {"event_id": "1:6:3", "fid": 1, "func": "main", "entry": 0, "exit": 0}]}
     recs = list(chimbuko.parse_records([rec], LoadReport("x", "chimbuko-json"), collection="normalexecs"))
     [launch] = [r for r in recs if isinstance(r, Edge) and r.rel.name == "LAUNCHED_ON"]
-    assert launch.start == chimbuko.event_uid(0, rec["event_id"])
-    assert launch.end == "chimbuko:event:0:1:6:4000"
+    run = chimbuko.run_key(Path("x"))
+    assert launch.start == chimbuko.event_uid(run, 0, rec["event_id"])
+    assert launch.end == chimbuko.event_uid(run, 0, "1:6:4000")
     assert launch.props["stream"] == rec["gpu_location"]["stream"]
-    assert ("chimbuko:event:0:1:6:4000", "chimbuko:event:0:1:6:3") in {
+    assert (chimbuko.event_uid(run, 0, "1:6:4000"), chimbuko.event_uid(run, 0, "1:6:3")) in {
         (r.start, r.end) for r in recs if isinstance(r, Edge) and r.rel.name == "CALLED_BY"}
 
 
@@ -182,7 +187,7 @@ def test_malformed_json_and_bad_records(tmp_path):
         parse(broken)
     recs, report = parse(broken, lenient=True)
     assert report.extra["records"]["anomalies"] == 1
-    assert chimbuko.event_uid(0, good[1]["event_id"]) in exec_uids(recs)
+    assert chimbuko.event_uid(chimbuko.run_key(broken), 0, good[1]["event_id"]) in exec_uids(recs)
 
 
 def test_json_lines_are_read_too(tmp_path):
@@ -220,7 +225,10 @@ def test_shard_records_match_json_records(tmp_path):
         coll.store(rec)
     db.commit()
     db.close()
-    from_shard = list(chimbuko.parse_unqlite(shard, LoadReport(str(shard), "chimbuko-unqlite")))
-    from_json, _ = parse(V2_ANOM)
+    named = LoadOptions(chimbuko_run="one-run")  # one run, whatever folder its files are in
+    from_shard = list(chimbuko.parse_unqlite(shard, LoadReport(str(shard), "chimbuko-unqlite",
+                                                               options=named)))
+    from_json = list(chimbuko.parse_json(V2_ANOM, LoadReport(str(V2_ANOM), "chimbuko-json",
+                                                             options=named)))
     key = lambda r: repr(r)  # noqa: E731
     assert sorted(map(key, from_shard)) == sorted(map(key, from_json))

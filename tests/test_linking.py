@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from lineage import cli
+from lineage.settings import LoadOptions
 from lineage.linking.rules import Inputs, match
 
 from . import linked_run as run
@@ -20,7 +21,8 @@ BUNDLED = SAMPLES.parent / "samples_linked"
 XALT_ANALYZE = f"xalt:run:{run.RUN_ANALYZE}"
 XALT_GZIP = f"xalt:run:{run.RUN_GZIP}"
 XALT_ECHO = f"xalt:run:{run.RUN_ECHO}"
-CHIMBUKO_RUN = f"chimbuko:run:{run.CHIMBUKO_PID}"
+CHIMBUKO_RUN = run.chimbuko_run_uid()
+NAMED = LoadOptions(chimbuko_run=run.CHIMBUKO_RUN)  # the Chimbuko files' run, by name
 ECHO_OUT = ("swift:dataset:tag:benc@ci.uchicago.edu,2008:swift:dataset:20090316-1711-xaoh8ssg:"
             "720000000002")
 
@@ -121,7 +123,7 @@ def test_bundled_linked_samples_are_what_the_builder_writes():
 @pytest.fixture
 def linked(lin, tmp_path):
     files = run.write(tmp_path / "linked")
-    results = lin.load([BLACKDIAMOND, ECHO_LOG, *files])
+    results = lin.load([BLACKDIAMOND, ECHO_LOG, *files], options=NAMED)
     assert all(r.status == "loaded" for r in results)
     return lin, tmp_path / "linked"
 
@@ -167,7 +169,7 @@ def test_incremental_linking_and_stale_links(lin, tmp_path):
     lin.load([BLACKDIAMOND, *[p for p in files if p not in chimbuko]])
     first = lin.link()
     assert first.rules["instrumented_run"]["links"] == 0
-    lin.load(chimbuko)
+    lin.load(chimbuko, options=NAMED)
     second = lin.link()
     assert second.rules["instrumented_run"]["made"] == 1
     assert second.rules["scheduler_job"] == {**second.rules["scheduler_job"], "made": 0,
@@ -269,7 +271,8 @@ def test_library_impact_and_path_between(linked):
 def test_cli_link_and_load_link(lin, tmp_path, cli_env):
     files = run.write(tmp_path)
     runner = CliRunner(env=cli_env)
-    out = runner.invoke(cli.main, ["load", "--link", "-q", str(BLACKDIAMOND), str(ECHO_LOG),
+    out = runner.invoke(cli.main, ["load", "--link", "-q", "--chimbuko-run", run.CHIMBUKO_RUN,
+                                   str(BLACKDIAMOND), str(ECHO_LOG),
                                    *map(str, files)])
     assert out.exit_code == 0, out.output
     assert "scheduler_job" in out.output and "candidate (host_time)" in out.output

@@ -6,6 +6,7 @@ import math
 
 import unqlite
 
+from lineage.settings import LoadOptions
 from lineage.sources.chimbuko import mapping as chimbuko
 
 from . import chimbuko_oracle as oracle
@@ -14,6 +15,7 @@ from .conftest import SAMPLES
 CH = SAMPLES / "chimbuko"
 V0 = [CH / "provdb_v0_anomalies.json", CH / "provdb_v0_normalexecs.json", CH / "provdb_v0_metadata.json"]
 V2 = CH / "provdb_v2_anomalies.json"
+RUN = chimbuko.run_key(V2)  # the bundled samples are one run (one folder)
 
 
 def one(lin, cypher, **params):
@@ -71,8 +73,9 @@ def test_v0_samples_load_with_oracle_counts(lin):
             for m in r["event_window"]["comm_window"]}
     assert one(lin, "MATCH ()-[m:SENT_MESSAGE]->() RETURN count(m) AS n") == len(msgs)
     host = next(m["value"] for m in oracle.records(V0[2]) if m["descr"] == "Hostname")
-    rank = lin.query("MATCH (r:Rank {uid: 'chimbuko:rank:0:1'})-[:WAS_ASSOCIATED_WITH]->(h:Host) "
-                     "RETURN r.hostname AS host, h.name AS h, r.executable AS exe")[0]
+    rank = lin.query("MATCH (r:Rank {uid: $u})-[:WAS_ASSOCIATED_WITH]->(h:Host) "
+                     "RETURN r.hostname AS host, h.name AS h, r.executable AS exe",
+                     u=chimbuko.rank_uid(RUN, 0, 1))[0]
     assert rank["host"] == host == rank["h"] and rank["exe"].endswith("xgc-es-cpp-gpu")
 
 
@@ -87,13 +90,14 @@ def test_v2_sample_loads_with_oracle_counts(lin):
 
 
 def test_unqlite_shard_loads_to_the_same_graph_as_json(lin, tmp_path):
-    lin.load(V0)
+    named = LoadOptions(chimbuko_run="xgc")  # one run, whatever folder its files are in
+    lin.load(V0, options=named)
     from_json = graph_content(lin)
     lin.reset()
     shard = tmp_path / "provdb.0.unqlite"
     write_shard(shard, {"anomalies": oracle.records(V0[0]), "normalexecs": oracle.records(V0[1]),
                         "metadata": oracle.records(V0[2])})
-    [result] = lin.load([shard])
+    [result] = lin.load([shard], options=named)
     assert result.format == "chimbuko-unqlite" and result.status == "loaded"
     from_shard = graph_content(lin)
     assert len(from_shard[0]) == len(from_json[0]) > 100
@@ -102,7 +106,9 @@ def test_unqlite_shard_loads_to_the_same_graph_as_json(lin, tmp_path):
 
 
 def test_global_database_shard(lin, tmp_path):
-    lin.load([V2])
+    v2 = tmp_path / V2.name  # the global database sits in the run's provDB folder
+    v2.write_bytes(V2.read_bytes())
+    lin.load([v2])
     fid = oracle.records(V2)[0]["fid"]
     shard = tmp_path / "provdb.global.unqlite"
     write_shard(shard, {
@@ -118,18 +124,19 @@ def test_global_database_shard(lin, tmp_path):
     })
     [result] = lin.load([shard])
     assert result.status == "loaded" and result.write.unresolved_edges == 0
-    row = lin.query("chimbuko/function_profile", pid=0, function="the_function")[0]
+    program = chimbuko.run_uid(chimbuko.run_key(shard), 0)
+    row = lin.query("chimbuko/function_profile", run=program, function="the_function")[0]
     assert row["global_mean"] == 300000.0 and row["global_anomalies"] == 8
     assert row["anomalies_seen"] == len([r for r in oracle.records(V2) if r["fid"] == fid])
     f = lin.query("MATCH (f:Function {uid: $u}) RETURN f.model_kind AS k, f.model_threshold AS t",
-                  {"u": chimbuko.function_uid(0, fid)})[0]
+                  {"u": chimbuko.function_uid(chimbuko.run_key(shard), 0, fid)})[0]
     assert f["k"] == "histogram" and f["t"] == oracle.records(V2)[0]["algo_params"]["internal_global_threshold"]
 
 
 def test_template_anomaly_call_stack(lin):
     lin.load([V0[0]])
     rec = oracle.records(V0[0])[0]
-    rows = lin.query("chimbuko/anomaly_call_stack", uid=chimbuko.event_uid(0, rec["event_id"]))
+    rows = lin.query("chimbuko/anomaly_call_stack", uid=chimbuko.event_uid(RUN, 0, rec["event_id"]))
     assert [r["event_id"] for r in rows] == [c["event_id"] for c in reversed(rec["call_stack"])]
     assert rows[-1]["is_anomaly"] is True and rows[0]["level"] == 0
     assert rows[-1]["function"] == rec["func"]
@@ -140,12 +147,12 @@ def test_template_top_anomalies(lin):
     recs = oracle.records(V2)
     rows = lin.query("chimbuko/top_anomalies", by="severity", limit=3)
     worst = sorted(recs, key=lambda r: -r["outlier_severity"])[:3]
-    assert [r["top_uid"] for r in rows] == [chimbuko.event_uid(0, r["event_id"]) for r in worst]
+    assert [r["top_uid"] for r in rows] == [chimbuko.event_uid(RUN, 0, r["event_id"]) for r in worst]
     [by_func] = lin.query("chimbuko/top_anomalies", group="function")
     assert by_func["anomalies"] == len(oracle.anomalous(recs, "anomalies"))
     assert by_func["total_severity"] == sum(r["outlier_severity"] for r in recs)
     [by_rank] = lin.query("chimbuko/top_anomalies", group="rank")
-    assert by_rank["key"] == "chimbuko:rank:0:0"
+    assert by_rank["key"] == chimbuko.rank_uid(RUN, 0, 0)
     rows = lin.query("chimbuko/top_anomalies", by="score", limit=1)
     assert rows[0]["max_score"] == max(r["outlier_score"] for r in recs)
 
@@ -153,14 +160,14 @@ def test_template_top_anomalies(lin):
 def test_template_anomaly_context(lin):
     lin.load([V0[0]])
     rec = oracle.records(V0[0])[1]  # the one with MPI messages in its window
-    uid = chimbuko.event_uid(0, rec["event_id"])
+    uid = chimbuko.event_uid(RUN, 0, rec["event_id"])
     rows = lin.query("chimbuko/anomaly_context", uid=uid, steps=50)
     window = [e["event_id"] for e in rec["event_window"]["exec_window"]]
     pos = window.index(rec["event_id"])
     before = [r["uid"] for r in rows if r["relation"] == "before"]
-    assert before[-1] == chimbuko.event_uid(0, window[pos - 1])
+    assert before[-1] == chimbuko.event_uid(RUN, 0, window[pos - 1])
     assert {r["uid"] for r in rows if r["relation"] == "caller"} == {
-        chimbuko.event_uid(0, rec["call_stack"][1]["event_id"])}
+        chimbuko.event_uid(RUN, 0, rec["call_stack"][1]["event_id"])}
     partners = {(r["relation"], r["rank"]) for r in rows if r["message_type"]}
     expected = {("sent_to", m["tar"]) if m["type"] == "SEND" else ("received_from", m["src"])
                 for m in rec["event_window"]["comm_window"]}
@@ -178,9 +185,10 @@ def test_template_gpu_kernels(lin, tmp_path):
     path.write_text(json.dumps([kernel] + recs[:3]))
     lin.load([path])
     rows = lin.query("chimbuko/gpu_kernels")
-    assert {r["uid"] for r in rows} == {chimbuko.event_uid(0, r["event_id"]) for r in [kernel] + recs[:3]
+    run = chimbuko.run_key(path)
+    assert {r["uid"] for r in rows} == {chimbuko.event_uid(run, 0, r["event_id"]) for r in [kernel] + recs[:3]
                                         if r["is_gpu_event"]}
-    top = next(r for r in rows if r["uid"] == chimbuko.event_uid(0, kernel["event_id"]))
+    top = next(r for r in rows if r["uid"] == chimbuko.event_uid(run, 0, kernel["event_id"]))
     assert top["cpu_parent_function"] == "launch_collision" and top["cpu_thread"] == 0
     assert top["stream"] == kernel["gpu_location"]["stream"] and top["kernel"] == kernel["func"]
 
@@ -206,7 +214,8 @@ def test_template_compare_runs(lin, tmp_path):
     path = tmp_path / "run1.anomalies.json"
     path.write_text(json.dumps(other))
     lin.load([V2, path])
-    rows = lin.query("chimbuko/compare_runs", run_a=0, run_b=1)
+    rows = lin.query("chimbuko/compare_runs", run_a=chimbuko.run_uid(RUN, 0),
+                     run_b=chimbuko.run_uid(chimbuko.run_key(path), 1))
     top = rows[0]
     assert top["function"] == recs[0]["func"]
     assert top["a_anomalies"] == len(oracle.anomalous(recs, "anomalies"))
@@ -236,5 +245,34 @@ def test_file_tree_directory_loads(lin, tmp_path):
                     "RETURN count(e) AS n") == len(anomalies)
     assert one(lin, "MATCH (e:FunctionExecution) RETURN count(e) AS n") == len(oracle.executions(anomalies))
     f = lin.query("MATCH (f:Function {uid: $u}) RETURN f.incl_mean AS m, f.anomaly_count AS a",
-                  {"u": chimbuko.function_uid(0, fid)})[0]
+                  {"u": chimbuko.function_uid(chimbuko.run_key(rank_dir / "0.anomalies.json"),
+                                              0, fid)})[0]
     assert f["m"] == 2.5 and f["a"] == 0
+
+
+def test_two_runs_never_merge_and_a_named_run_spans_folders(lin, tmp_path):
+    """Two runs, each in a folder called provdb, both with program 0: two program runs with
+    their own executions; one run's files in two folders, named: one program run."""
+    recs = oracle.records(V2)
+    for n in (1, 2):
+        (tmp_path / f"run{n}" / "provdb").mkdir(parents=True)
+        (tmp_path / f"run{n}" / "provdb" / V2.name).write_text(json.dumps(recs))
+    lin.load([tmp_path / "run1", tmp_path / "run2"])
+    runs = lin.query("MATCH (r:ProgramRun) RETURN r.uid AS uid, r.run AS run, r.run_dir AS dir "
+                     "ORDER BY dir")
+    assert [r["dir"] for r in runs] == [str(tmp_path / f"run{n}" / "provdb") for n in (1, 2)]
+    assert runs[0]["run"] != runs[1]["run"] and all(r["run"].startswith("provdb-") for r in runs)
+    per_run = lin.query("MATCH (a:Anomaly)-[:PART_OF]->(:Rank)-[:PART_OF]->(r:ProgramRun) "
+                        "RETURN r.uid AS run, count(a) AS n ORDER BY run")
+    assert [r["n"] for r in per_run] == [len(oracle.anomalous(recs, "anomalies"))] * 2
+    lin.reset()
+    named = LoadOptions(chimbuko_run="xgc-june")
+    (tmp_path / "part").mkdir()
+    (tmp_path / "part" / V0[2].name).write_bytes(V0[2].read_bytes())  # metadata elsewhere
+    lin.load([V0[0], tmp_path / "part" / V0[2].name], options=named)
+    [program] = lin.query("MATCH (r:ProgramRun) RETURN r.uid AS uid, r.run_dir AS dir")
+    assert program == {"uid": "chimbuko:run:xgc-june:0", "dir": None}
+    ranks = lin.query("MATCH (k:Rank)-[:PART_OF]->(:ProgramRun {uid: $u}) "
+                      "RETURN k.hostname AS host", u=program["uid"])
+    hosts = {m["value"] for m in oracle.records(V0[2]) if m["descr"] == "Hostname"}
+    assert {r["host"] for r in ranks} - {None} == hosts  # the metadata joined the same run

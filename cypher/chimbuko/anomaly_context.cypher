@@ -1,6 +1,6 @@
 // name: chimbuko/anomaly_context
 // purpose: The window around a Chimbuko execution: the executions just before and after it on its thread, its caller and callees, and the ranks its window exchanged MPI messages with.
-// param uid: string, required. The execution's uid. Example: "chimbuko:event:0:1:0:3969"
+// param uid: string, required. The execution's uid. Example: "chimbuko:event:chimbuko-0a1b2c3d:0:1:0:3969"
 // param steps: integer, optional (default 5). How many executions before and after to show (at most 50). Example: 3
 // returns: relation, offset, uid, name, rank, entry, exit, is_anomaly, message_type, bytes, tag, timestamp
 // note: relation is before, after, caller, callee, sent_to or received_from; offset counts executions away on the window (0 for the others).

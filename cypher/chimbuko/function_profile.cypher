@@ -1,12 +1,12 @@
 // name: chimbuko/function_profile
 // purpose: Runtime statistics per Chimbuko function: from the normal executions in the graph (count, mean, min, max, standard deviation of the inclusive runtime; mean exclusive runtime) next to the global statistics the parameter server wrote (func_stats), and anomaly counts.
-// param pid: integer, optional (default null = every program). Only this program index. Example: 0
+// param run: string, optional (default null = every program run). Only this Chimbuko program run (its uid). Example: "chimbuko:run:chimbuko-0a1b2c3d:0"
 // param function: string, optional (default null = all). Only functions whose name contains this text. Example: "MPI_"
 // param limit: integer, optional (default 100). How many rows. Example: 20
 // returns: uid, function, pid, fid, normal_count, normal_mean, normal_min, normal_max, normal_stddev, normal_exclusive_mean, global_count, global_mean, global_stddev, global_exclusive_mean, global_anomalies, anomalies_seen
 // note: one population for every normal_* column: the executions in the graph that have exited (a runtime) and were not flagged (is_anomaly = false), each once, whether a normalexecs record or a call-stack / window entry of an anomaly (tests/test_load_chimbuko.py recomputes count, mean and max from the JSON). global_* are the parameter server's own statistics over every execution it saw. Runtimes in microseconds.
 MATCH (f:Function)
-WHERE ($pid IS NULL OR f.pid = $pid) AND ($function IS NULL OR f.name CONTAINS $function)
+WHERE ($run IS NULL OR EXISTS { (f)-[:PART_OF]->(:ProgramRun {uid: $run}) }) AND ($function IS NULL OR f.name CONTAINS $function)
 OPTIONAL MATCH (e:FunctionExecution)-[:EXECUTES]->(f)
 WHERE e.is_anomaly = false AND e.runtime_inclusive IS NOT NULL
 WITH f, count(e) AS normal_count, avg(e.runtime_inclusive) AS normal_mean,

@@ -1,10 +1,11 @@
 // name: chimbuko/gpu_kernels
 // purpose: Chimbuko GPU executions (kernels, memory copies) with their device, context and stream and the CPU function execution that launched them, slowest first.
-// param pid: integer, optional (default null = every program). Only this program index. Example: 0
+// param run: string, optional (default null = every program run). Only this Chimbuko program run (its uid). Example: "chimbuko:run:chimbuko-0a1b2c3d:0"
 // param limit: integer, optional (default 100). How many rows. Example: 20
 // returns: uid, kernel, device, context, stream, runtime, is_anomaly, cpu_parent_uid, cpu_parent_function, cpu_thread
 MATCH (g:FunctionExecution)
-WHERE g.is_gpu_event = true AND ($pid IS NULL OR g.pid = $pid)
+WHERE g.is_gpu_event = true
+  AND ($run IS NULL OR EXISTS { (g)-[:PART_OF]->(:Rank)-[:PART_OF]->(:ProgramRun {uid: $run}) })
 OPTIONAL MATCH (g)-[l:LAUNCHED_ON]->(cpu:FunctionExecution)
 OPTIONAL MATCH (cpu)-[:EXECUTES]->(cf:Function)
 RETURN g.uid AS uid,

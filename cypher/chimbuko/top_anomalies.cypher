@@ -2,12 +2,12 @@
 // purpose: Chimbuko anomalies ranked the way Chimbuko's views rank them: one row per anomaly, per function or per rank, by total (and largest) severity or by score.
 // param by: string, optional (default "severity"). "severity" or "score". Severity is the record's outlier_severity; the oldest records (no severity) use the exclusive runtime, which is what Chimbuko's severity measures. Example: "severity"
 // param group: string, optional (default "none"). "none" (each anomaly), "function" or "rank". Example: "function"
-// param pid: integer, optional (default null = every program). Only anomalies of this program index. Example: 0
+// param run: string, optional (default null = every program run). Only anomalies of this Chimbuko program run (its uid). Example: "chimbuko:run:chimbuko-0a1b2c3d:0"
 // param limit: integer, optional (default 10). How many rows. Example: 5
 // returns: key, name, anomalies, total_severity, max_severity, max_score, top_uid
 // note: a group's rank is its summed severity (its best score when by = "score"); top_uid is its worst anomaly.
 MATCH (a:Anomaly)
-WHERE $pid IS NULL OR a.pid = $pid
+WHERE $run IS NULL OR EXISTS { (a)-[:PART_OF]->(:Rank)-[:PART_OF]->(:ProgramRun {uid: $run}) }
 OPTIONAL MATCH (a)-[:EXECUTES]->(f:Function)
 OPTIONAL MATCH (a)-[:PART_OF]->(r:Rank)
 WITH a, f, r,

@@ -9,7 +9,8 @@ WITH p, collect(DISTINCT r.hostname) AS hosts,
      collect(DISTINCT coalesce(r.command_line, p.command_line)) AS command_lines,
      min(toIntegerOrNull(r.start_timestamp)) AS first_start_us
 CALL (p) {
-  MATCH (e:FunctionExecution {pid: p.pid})
+  OPTIONAL MATCH (e:FunctionExecution)-[:PART_OF]->(:Rank)-[:PART_OF]->(p)
+  WHERE e.entry > 0
   RETURN min(e.entry) AS first_entry_us, max(e.exit) AS last_exit_us
 }
 RETURN p.uid AS uid, hosts, executables + [p.executable] AS executables,

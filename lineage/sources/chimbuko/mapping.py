@@ -14,8 +14,9 @@ What is read (the record schema of CODARcode/PerformanceAnalysis, ``provdb_schem
 - The global database: ``func_stats`` (per-function runtime profile and anomaly metrics),
   ``counter_stats`` and ``ad_model``.
 
-An event label ``rank:io_step:idx`` is unique only within a program, so an execution's uid
-is ``chimbuko:event:<pid>:<label>``; the same execution seen in many records is one node.
+An event label ``rank:io_step:idx`` is unique only within a program of one run, so an
+execution's uid is ``chimbuko:event:<run>:<pid>:<label>`` (the run named by :func:`run_key`);
+the same execution seen in many records is one node.
 
 >>> from lineage.sources.base import LoadReport
 >>> rec = {"pid": 0, "rid": 1, "tid": 0, "event_id": "1:0:7", "fid": 3, "func": "f",
@@ -23,13 +24,14 @@ is ``chimbuko:event:<pid>:<label>``; the same execution seen in many records is 
 ...        "io_step": 0, "call_stack": [{"event_id": "1:0:7", "fid": 3, "func": "f",
 ...        "entry": 10, "exit": 20, "is_anomaly": True},
 ...        {"event_id": "1:0:1", "fid": 1, "func": "main", "entry": 1, "exit": 0}]}
->>> recs = list(parse_records([rec], LoadReport("x.json", "chimbuko-json")))
+>>> recs = list(parse_records([rec], LoadReport("/runs/xgc/x.json", "chimbuko-json")))
 >>> sorted({r.uid for r in recs if hasattr(r, "uid")})[:2]
-['chimbuko:event:0:1:0:1', 'chimbuko:event:0:1:0:7']
+['chimbuko:event:xgc-bafe488e:0:1:0:1', 'chimbuko:event:xgc-bafe488e:0:1:0:7']
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -81,40 +83,72 @@ class _Bad(Exception):
 
 
 # ---------------------------------------------------------------- uids and small helpers
-def run_uid(pid: int) -> str:
+def run_key(path: Path, options=None) -> str:
+    """The name of the Chimbuko run an input belongs to: the load option ``chimbuko_run``
+    when given, else the run's directory (the folder of the provDB files or JSON exports;
+    the root of a ``<root>/<pid>/<rank>/<step>.<collection>.json`` tree) by its name and the
+    first 8 hex digits of the SHA-256 of its absolute path. Chimbuko records no run identity
+    of its own, so this keeps two runs (both ``pid`` 0) from merging; the same files moved
+    elsewhere are another run unless named.
+
+    >>> run_key(Path("/data/xgc/provdb/provdb.0.unqlite"))
+    'provdb-cb863580'
+    >>> run_key(Path("/data/xgc/prov/0/3/12.anomalies.json"))
+    'prov-77512939'
+    >>> from lineage.settings import LoadOptions
+    >>> run_key(Path("a.json"), LoadOptions(chimbuko_run="xgc-june"))
+    'xgc-june'
+    """
+    named = getattr(options, "chimbuko_run", None)
+    if named:
+        return named
+    folder = run_folder(path)
+    digest = hashlib.sha256(str(folder).encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return f"{folder.name or 'root'}-{digest}"
+
+
+def run_folder(path: Path) -> Path:
+    """The absolute folder of a Chimbuko run's files (see :func:`run_key`)."""
+    folder = Path(os.path.abspath(path)).parent
+    if _TREE_FILE.match(path.name) and folder.name.isdigit() and folder.parent.name.isdigit():
+        folder = folder.parent.parent
+    return folder
+
+
+def run_uid(run: str, pid: int) -> str:
     """The uid.
 
-    >>> run_uid(0)
-    'chimbuko:run:0'
+    >>> run_uid("r", 0)
+    'chimbuko:run:r:0'
     """
-    return chimbuko_model.PROGRAM_RUN.uid(pid)
+    return chimbuko_model.PROGRAM_RUN.uid(run, pid)
 
 
-def rank_uid(pid: int, rid: int) -> str:
+def rank_uid(run: str, pid: int, rid: int) -> str:
     """The uid.
 
-    >>> rank_uid(0, 3)
-    'chimbuko:rank:0:3'
+    >>> rank_uid("r", 0, 3)
+    'chimbuko:rank:r:0:3'
     """
-    return chimbuko_model.RANK.uid(pid, rid)
+    return chimbuko_model.RANK.uid(run, pid, rid)
 
 
-def function_uid(pid: int, fid: int) -> str:
+def function_uid(run: str, pid: int, fid: int) -> str:
     """The uid.
 
-    >>> function_uid(0, 42)
-    'chimbuko:function:0:42'
+    >>> function_uid("r", 0, 42)
+    'chimbuko:function:r:0:42'
     """
-    return chimbuko_model.FUNCTION.uid(pid, fid)
+    return chimbuko_model.FUNCTION.uid(run, pid, fid)
 
 
-def event_uid(pid: int, label: str) -> str:
+def event_uid(run: str, pid: int, label: str) -> str:
     """The uid.
 
-    >>> event_uid(1, "0:12:225")
-    'chimbuko:event:1:0:12:225'
+    >>> event_uid("r", 1, "0:12:225")
+    'chimbuko:event:r:1:0:12:225'
     """
-    return chimbuko_model.FUNCTION_EXECUTION.uid(pid, label)
+    return chimbuko_model.FUNCTION_EXECUTION.uid(run, pid, label)
 
 
 def parse_label(label: Any) -> tuple[int, int, int]:
@@ -290,6 +324,10 @@ class _Builder:
     def __init__(self, report: LoadReport, hints: Hints = Hints()):
         self.report = report
         self.hints = hints
+        self.run = run_key(Path(report.path), report.options)
+        # the folder that names the run (none when the run was named by the load option)
+        self.run_dir = None if getattr(report.options, "chimbuko_run", None) else str(
+            run_folder(Path(report.path)))
         self.seen: set = set()
         self.meta: dict[tuple[int, int], dict] = {}
         self.counter_stats: dict[int, dict] = {}
@@ -310,26 +348,28 @@ class _Builder:
 
     def _run(self, pid: int) -> Iterator[Record]:
         if self._first(("run", pid)):
-            yield Node(chimbuko_model.PROGRAM_RUN, run_uid(pid), {"name": f"chimbuko program {pid}", "pid": pid})
+            yield Node(chimbuko_model.PROGRAM_RUN, run_uid(self.run, pid), {
+                "name": f"chimbuko program {pid} of {self.run}", "pid": pid, "run": self.run,
+                "run_dir": self.run_dir})
 
     def _rank(self, pid: int, rid: int, props: dict | None = None) -> Iterator[Record]:
         if props or self._first(("rank", pid, rid)):
             yield from self._run(pid)
-            yield Node(chimbuko_model.RANK, rank_uid(pid, rid),
+            yield Node(chimbuko_model.RANK, rank_uid(self.run, pid, rid),
                        {"name": f"rank {rid} of program {pid}", "pid": pid, "rank": rid,
                         **(props or {})})
             if self._first(("rank-run", pid, rid)):
-                yield Edge(model.PART_OF, rank_uid(pid, rid), run_uid(pid))
+                yield Edge(model.PART_OF, rank_uid(self.run, pid, rid), run_uid(self.run, pid))
 
     def _function(self, pid: int, fid: int, name: Any, props: dict | None = None) -> Iterator[Record]:
         key = ("func", pid, fid)
         if props or self._first(key):
             yield from self._run(pid)
-            yield Node(chimbuko_model.FUNCTION, function_uid(pid, fid),
+            yield Node(chimbuko_model.FUNCTION, function_uid(self.run, pid, fid),
                        {"name": name if isinstance(name, str) else None, "fid": fid, "pid": pid,
                         **(props or {})})
             if self._first(("func-run", pid, fid)):
-                yield Edge(model.PART_OF, function_uid(pid, fid), run_uid(pid))
+                yield Edge(model.PART_OF, function_uid(self.run, pid, fid), run_uid(self.run, pid))
 
     def _pid(self, rec: dict) -> int:
         pid = _int(rec, "pid", required=False)
@@ -348,7 +388,7 @@ class _Builder:
         """One execution as seen in a call stack or a window (or the record's own)."""
         label = entry.get("event_id")
         rid, step, idx = parse_label(label)
-        uid = event_uid(pid, label)
+        uid = event_uid(self.run, pid, label)
         fid = _int(entry, "fid", required=False)
         start, end = _time(entry.get("entry")), _time(entry.get("exit"))
         anomalous = entry.get("is_anomaly")
@@ -374,17 +414,17 @@ class _Builder:
             yield from self._rank(pid, rid)
         yield Node(chimbuko_model.FUNCTION_EXECUTION, uid, props, labels)
         if self._first(("exec-rank", uid)):
-            yield Edge(model.PART_OF, uid, rank_uid(pid, rid))
+            yield Edge(model.PART_OF, uid, rank_uid(self.run, pid, rid))
         if fid is not None:
             if ("func", pid, fid) not in self.seen:
                 yield from self._function(pid, fid, func)
             if self._first(("exec-func", uid)):
-                yield Edge(chimbuko_model.EXECUTES, uid, function_uid(pid, fid))
+                yield Edge(chimbuko_model.EXECUTES, uid, function_uid(self.run, pid, fid))
 
     def _stub(self, pid: int, label: Any, tid: int | None = None) -> Iterator[Record]:
         """An execution known only by its label (a parent outside the window, a GPU parent)."""
         rid, step, idx = parse_label(label)
-        uid = event_uid(pid, label)
+        uid = event_uid(self.run, pid, label)
         if ("exec", uid, True) in self.seen or ("exec", uid, False) in self.seen:
             if tid is None:
                 return
@@ -397,7 +437,7 @@ class _Builder:
                    {"event_id": label, "pid": pid, "rank": rid, "io_step": step,
                     "idx": idx, "thread": tid})
         if self._first(("exec-rank", uid)):
-            yield Edge(model.PART_OF, uid, rank_uid(pid, rid))
+            yield Edge(model.PART_OF, uid, rank_uid(self.run, pid, rid))
 
     def _call_stack(self, pid: int, stack: Any, tid: int | None) -> Iterator[Record]:
         if stack is None:
@@ -409,7 +449,7 @@ class _Builder:
             if not isinstance(entry, dict):
                 raise _Bad("a call stack entry object", entry)
             yield from self._execution(pid, entry, tid)
-            uid = event_uid(pid, entry.get("event_id"))
+            uid = event_uid(self.run, pid, entry.get("event_id"))
             if previous is not None and self._first(("called", previous, uid)):
                 yield Edge(chimbuko_model.CALLED_BY, previous, uid)
             previous = uid
@@ -428,11 +468,11 @@ class _Builder:
             if not isinstance(entry, dict):
                 raise _Bad("an execution window entry object", entry)
             yield from self._execution(pid, entry, tid)
-            uid = event_uid(pid, entry.get("event_id"))
+            uid = event_uid(self.run, pid, entry.get("event_id"))
             parent = entry.get("parent_event_id")
             if isinstance(parent, str) and parent != "root":
                 yield from self._stub(pid, parent)
-                parent_uid = event_uid(pid, parent)
+                parent_uid = event_uid(self.run, pid, parent)
                 if self._first(("called", uid, parent_uid)):
                     yield Edge(chimbuko_model.CALLED_BY, uid, parent_uid)
             if previous is not None and self._first(("followed", previous, uid)):
@@ -453,16 +493,16 @@ class _Builder:
         msg_pid = _int(msg, "pid", required=False)
         msg_pid = pid if msg_pid is None else msg_pid
         yield from self._stub(msg_pid, label, _int(msg, "tid", required=False) if tid is None else tid)
-        execution = event_uid(msg_pid, label)
+        execution = event_uid(self.run, msg_pid, label)
         props = {"type": kind, "bytes": _num(msg.get("bytes")), "tag": _num(msg.get("tag")),
                  "timestamp": _time(msg.get("timestamp")), "src_rank": src, "tar_rank": tar}
         key = f"{kind}:{props['timestamp']}:{props['tag']}:{src}:{tar}"
         if kind == "SEND":
             yield from self._rank(msg_pid, tar)
-            start, end = execution, rank_uid(msg_pid, tar)
+            start, end = execution, rank_uid(self.run, msg_pid, tar)
         else:
             yield from self._rank(msg_pid, src)
-            start, end = rank_uid(msg_pid, src), execution
+            start, end = rank_uid(self.run, msg_pid, src), execution
         if self._first(("msg", start, end, key)):
             yield Edge(chimbuko_model.SENT_MESSAGE, start, end, props, key)
 
@@ -528,7 +568,7 @@ class _Builder:
     def _gpu_parent(self, pid: int, label: str, parent: Any, gpu: Any) -> Iterator[Record]:
         if parent is None:
             return
-        uid = event_uid(pid, label)
+        uid = event_uid(self.run, pid, label)
         if isinstance(parent, str):  # Chimbuko writes an error text when the correlation is lost
             yield Node(chimbuko_model.FUNCTION_EXECUTION, uid, {"gpu_parent_error": parent})
             return
@@ -541,12 +581,12 @@ class _Builder:
         gpu = gpu if isinstance(gpu, dict) else {}
         props = {"device": _num(gpu.get("device")), "context": _num(gpu.get("context")),
                  "stream": _num(gpu.get("stream")), "gpu_thread": _num(gpu.get("thread"))}
-        yield Edge(chimbuko_model.LAUNCHED_ON, uid, event_uid(pid, parent_label), props)
+        yield Edge(chimbuko_model.LAUNCHED_ON, uid, event_uid(self.run, pid, parent_label), props)
 
     def _host(self, pid: int, rid: int, hostname: str) -> Iterator[Record]:
         if self._first(("host", pid, rid, hostname)):
             yield Node(model.HOST, model.HOST.uid(hostname), {"name": hostname})
-            yield Edge(model.WAS_ASSOCIATED_WITH, rank_uid(pid, rid), model.HOST.uid(hostname))
+            yield Edge(model.WAS_ASSOCIATED_WITH, rank_uid(self.run, pid, rid), model.HOST.uid(hostname))
 
     # ------------------------------------------------------------ metadata and globals
     def metadata(self, rec: dict) -> Iterator[Record]:
@@ -632,10 +672,10 @@ class _Builder:
                              "command_line": props.get("command_line")}
                 if any(run_props.values()):
                     yield from self._run(pid)
-                    yield Node(chimbuko_model.PROGRAM_RUN, run_uid(pid), run_props)
+                    yield Node(chimbuko_model.PROGRAM_RUN, run_uid(self.run, pid), run_props)
         for pid, stats in sorted(self.counter_stats.items()):
             yield from self._run(pid)
-            yield Node(chimbuko_model.PROGRAM_RUN, run_uid(pid),
+            yield Node(chimbuko_model.PROGRAM_RUN, run_uid(self.run, pid),
                        {"counter_stats": as_json(stats), "counter_names": sorted(stats)})
 
 

@@ -5,10 +5,13 @@ A call stack is ``CALLED_BY`` from callee to caller; the executions of one windo
 ``FOLLOWED_BY`` in time; MPI messages are ``SENT_MESSAGE``; a GPU kernel is ``LAUNCHED_ON``
 its CPU parent.
 
->>> RANK.uid(0, 3)
-'chimbuko:rank:0:3'
->>> FUNCTION_EXECUTION.uid(1, "0:12:225")
-'chimbuko:event:1:0:12:225'
+Chimbuko records no run identity (a program id ``pid`` restarts at 0 in every run), so
+every uid starts with the run's name (see :func:`..mapping.run_key`): two runs never merge.
+
+>>> RANK.uid("xgc-1a2b3c4d", 0, 3)
+'chimbuko:rank:xgc-1a2b3c4d:0:3'
+>>> FUNCTION_EXECUTION.uid("xgc-1a2b3c4d", 1, "0:12:225")
+'chimbuko:event:xgc-1a2b3c4d:1:0:12:225'
 """
 
 from __future__ import annotations
@@ -22,13 +25,13 @@ SOURCE = "chimbuko"
 _RUNSTATS = {p: "float" for p in ("excl_", "incl_", "severity_", "score_")}
 
 PROGRAM_RUN = NodeKind(
-    "ProgramRun", Role.ACTIVITY, SOURCE, uid_parts=("pid",), prefix="chimbuko:run", run=True,
-    props={"pid": "integer", "executable": "string", "command_line": "string",
+    "ProgramRun", Role.ACTIVITY, SOURCE, uid_parts=("run", "pid"), prefix="chimbuko:run", run=True,
+    props={"run": "string", "run_dir": "string", "pid": "integer", "executable": "string", "command_line": "string",
            "counter_stats": "json", "counter_names": "string[]"},
     display="program run", colour="#9467bd", caption=("executable", "name"),
     doc="One program (Chimbuko ``pid``) of a monitored run.")
 RANK = NodeKind(
-    "Rank", Role.ACTIVITY, SOURCE, uid_parts=("pid", "rank"),
+    "Rank", Role.ACTIVITY, SOURCE, uid_parts=("run", "pid", "rank"),
     props={"pid": "integer", "rank": "integer", "hostname": "string", "command_line": "string",
            "executable": "string", "cwd": "string", "mpi_world_size": "string",
            "tau_version": "string", "os_name": "string", "os_release": "string",
@@ -38,14 +41,14 @@ RANK = NodeKind(
     display="rank", colour="#8c564b", group_by=("hostname",),
     doc="One MPI rank of a program, with its metadata.")
 FUNCTION = NodeKind(
-    "Function", Role.ENTITY, SOURCE, uid_parts=("pid", "fid"),
+    "Function", Role.ENTITY, SOURCE, uid_parts=("run", "pid", "fid"),
     props={"pid": "integer", "fid": "integer", "runtime_profile": "json",
            "anomaly_metrics": "json", "has_global_stats": "boolean"},
     prop_families={**_RUNSTATS, "anomaly_": "float", "model_": "any"},
     indexed=("name",), display="function", colour="#17becf",
     doc="A function of a program, with its global profile and anomaly model.")
 FUNCTION_EXECUTION = NodeKind(
-    "FunctionExecution", Role.ACTIVITY, SOURCE, uid_parts=("pid", "event_id"),
+    "FunctionExecution", Role.ACTIVITY, SOURCE, uid_parts=("run", "pid", "event_id"),
     prefix="chimbuko:event", extra_labels=("Anomaly",),
     props={"event_id": "string", "pid": "integer", "rank": "integer", "thread": "integer",
            "io_step": "integer", "idx": "integer", "fid": "integer", "function": "string",
