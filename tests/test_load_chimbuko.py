@@ -4,8 +4,10 @@ cypher/chimbuko templates run on it."""
 import json
 import math
 
+import pytest
 import unqlite
 
+from lineage.errors import ParseError
 from lineage.settings import LoadOptions
 from lineage.sources.chimbuko import mapping as chimbuko
 
@@ -276,3 +278,27 @@ def test_two_runs_never_merge_and_a_named_run_spans_folders(lin, tmp_path):
                       "RETURN k.hostname AS host", u=program["uid"])
     hosts = {m["value"] for m in oracle.records(V0[2]) if m["descr"] == "Hostname"}
     assert {r["host"] for r in ranks} - {None} == hosts  # the metadata joined the same run
+
+
+def test_a_truncated_shard_is_reported_not_half_loaded(lin, tmp_path):
+    """A shard cut short (a copy interrupted, a disk full) keeps its collection's record count
+    but loses records: strict refuses it whole, lenient loads what is readable and says so."""
+    rec = oracle.records(V2)[0]
+    whole = tmp_path / "provdb.0.unqlite"
+    write_shard(whole, {"anomalies": [dict(rec, event_id=f"0:{i // 100}:{i}", io_step=i // 100)
+                                      for i in range(3000)]})
+    data = whole.read_bytes()
+    cases = {0.99: "truncated or damaged", 0.5: "none of them"}
+    for fraction, says in cases.items():
+        cut = tmp_path / f"cut{int(fraction * 100)}" / "provdb.0.unqlite"
+        cut.parent.mkdir()
+        cut.write_bytes(data[:int(len(data) * fraction)])
+        with pytest.raises(ParseError, match=says):
+            lin.load([cut])
+        assert one(lin, "MATCH (n:Lineage) RETURN count(n) AS n") == 0
+    [result] = lin.load([tmp_path / "cut99" / "provdb.0.unqlite"], lenient=True)
+    assert result.status == "loaded" and result.report["skipped"]
+    assert any("not a whole number" in w for w in result.report["warnings"])
+    loaded = one(lin, "MATCH (e:FunctionExecution) WHERE e.provdb_collection = 'anomalies' "
+                      "RETURN count(e) AS n")
+    assert 0 < loaded < 3000

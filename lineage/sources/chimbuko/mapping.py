@@ -824,6 +824,7 @@ def detect_json(path: Path, head: bytes) -> bool:
 UNQLITE_MAGIC = b"unqlite"
 _OPEN_READONLY = 0x00000001  # UNQLITE_OPEN_READONLY of unqlite.h
 _OPEN_MMAP = 0x00000100  # UNQLITE_OPEN_MMAP
+UNQLITE_PAGE = 4096  # UNQLITE_DEFAULT_PAGE_SIZE: the page size of the files Chimbuko writes
 
 
 def collection_records(db, name: str) -> Iterator[dict]:
@@ -897,7 +898,22 @@ def parse_unqlite(path: Path, report: LoadReport) -> Iterator[Record]:
             return
         report.extra["collections"] = present
         for name in present:
-            yield from parse_records(collection_records(db, name), report, collection=name)
+            read = [0]
+
+            def counted(records):
+                for rec in records:
+                    read[0] += 1
+                    yield rec
+            yield from parse_records(counted(collection_records(db, name)), report,
+                                     collection=name)
+            total = len(db.collection(name))
+            if read[0] != total:  # a truncated or damaged file loses records, not the count
+                report.skip(str(path), f"collection {name}",
+                            f"its {total} records (the collection's own count)",
+                            f"{read[0]} readable: the file is truncated or damaged")
+        if Path(path).stat().st_size % UNQLITE_PAGE:
+            report.warn(f"{path}: {Path(path).stat().st_size} bytes is not a whole number of "
+                        f"{UNQLITE_PAGE}-byte UnQLite pages: the file may be truncated")
     finally:
         db.close()
 
