@@ -198,13 +198,28 @@ class Lineage:
         return why(self, uid)
 
     def diff(self, first: str, second: str) -> dict:
-        """What differs between two runs of one kind (Pegasus workflows, XALT executions,
-        Chimbuko program runs): ``{kind, first, second, differences}``, each difference a
+        """What differs between two runs of one kind (Pegasus workflows, Swift script runs,
+        XALT executions, Chimbuko program runs; linked wholes across systems): ``{kind, first, second, differences}``, each difference a
         row ``{aspect, name, first, second}``, most telling first (see :mod:`lineage.diff`);
         ``Rows(result["differences"]).to_pandas()`` gives a DataFrame."""
         from .diff import diff
 
         return diff(self, first, second)
+
+    def diff_html(self, result: dict, output: str | os.PathLike) -> str:
+        """Write a :meth:`diff` result as a self-contained side-by-side HTML page (every
+        value escaped, no script, no network request; file mode 0600 as reports)."""
+        from .report.render import render_diff
+
+        runs = {r["uid"]: r for r in self.query("nodes", uids=[result["first"],
+                                                              result["second"]])}
+        page = render_diff(result, runs[result["first"]], runs[result["second"]])
+        path = Path(output)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as fh:
+            fh.write(page)
+        return str(path)
 
     # ----------------------------------------------------------- exchange
     def subgraph(self, uid: str, depth: int = 3) -> tuple[Rows, Rows]:

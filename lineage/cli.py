@@ -409,13 +409,18 @@ def _print_link(result, fmt: str, err: bool = False) -> None:
 @click.argument("first")
 @click.argument("second")
 @FORMAT
-def diff_(first, second, fmt):
-    """What differs between two runs of one kind (Pegasus workflows, XALT executions,
-    Chimbuko program runs), most telling first: jobs added, removed or changed; executables
-    and libraries by path and sha1; exit status, command line, modules, environment;
-    functions' anomalies and runtimes."""
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write a self-contained side-by-side HTML page to this file.")
+def diff_(first, second, fmt, html_path):
+    """What differs between two runs of one kind (Pegasus workflows, Swift script runs, XALT
+    executions, Chimbuko program runs), most telling first: jobs or calls added, removed or
+    changed; inputs and arguments; executables and libraries by path and sha1; exit status,
+    command line, modules, environment; functions' anomalies and runtimes; for linked runs,
+    each job's XALT program and libraries and its Chimbuko anomalies."""
     with _connect() as lin:
         result = lin.diff(first, second)
+        if html_path:
+            click.echo(f"diff: {Path(lin.diff_html(result, html_path)).resolve()}", err=True)
     if fmt == "json":
         click.echo(json.dumps(result, indent=2, default=str))
         return

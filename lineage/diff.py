@@ -3,8 +3,11 @@
 Parts are matched by stable names, never by uid: Pegasus jobs by job id
 (``pegasus/compare_runs``), XALT executables and libraries by path (a library whose path
 stayed but whose sha1 changed is the classic answer), environment variables by name,
-Chimbuko functions by name (``chimbuko/compare_runs``). Each difference is a row
-``{aspect, name, first, second}``.
+Chimbuko functions by name (``chimbuko/compare_runs``), Swift calls by name, a name that
+repeats numbered in start order (``echo``, ``echo #2``; the top-level call, named after its
+run, as ``(script top level)``). For Pegasus workflows and Swift script runs linked across
+systems (``lineage link``), each job's or call's XALT run is compared as XALT runs are, and
+its Chimbuko anomaly count. Each difference is a row ``{aspect, name, first, second}``.
 
 >>> _dict_changes("env", {"A": "1", "B": "2"}, {"A": "1", "B": "3", "C": "4"})
 [{'aspect': 'env', 'name': 'B', 'first': '2', 'second': '3'}, {'aspect': 'env', 'name': 'C', 'first': None, 'second': '4'}]
@@ -17,6 +20,7 @@ import json
 from .errors import LineageError
 from .sources.chimbuko import model as chimbuko_model
 from .sources.pegasus import model as pegasus_model
+from .sources.swift import model as swift_model
 from .sources.xalt import model as xalt_model
 
 COLUMNS = ["aspect", "name", "first", "second"]
@@ -82,8 +86,77 @@ def _chimbuko(lin, a: dict, b: dict) -> list[dict]:
     return out
 
 
+def _named(rows: list[dict]) -> dict[str, dict]:
+    """Rows keyed by name, a repeated name numbered in start order (``echo``, ``echo #2``).
+
+    >>> list(_named([{"name": "echo"}, {"name": "cat"}, {"name": "echo"}]))
+    ['echo', 'cat', 'echo #2']
+    """
+    seen: dict[str, int] = {}
+    out = {}
+    for row in rows:
+        name = row["name"] or "?"
+        seen[name] = seen.get(name, 0) + 1
+        out[name if seen[name] == 1 else f"{name} #{seen[name]}"] = row
+    return out
+
+
+def _swift(lin, a: dict, b: dict) -> list[dict]:
+    pa, pb = a["properties"], b["properties"]
+    def parts(uid: str, run_id: str | None) -> dict[str, dict]:
+        # the script's own top-level call is named after the run: the same part in both
+        return _named([{**r, "name": "(script top level)" if r["name"] == run_id else r["name"]}
+                       for r in lin.query("swift/run_parts", run=uid)])
+
+    parts_a, parts_b = parts(a["uid"], pa.get("run_id")), parts(b["uid"], pb.get("run_id"))
+    out = [{"aspect": key, "name": key, "first": pa.get(key), "second": pb.get(key)}
+           for key in ("status", "script_hash") if pa.get(key) != pb.get(key)]
+    out += [{"aspect": "call only in one run", "name": name,
+             "first": (parts_a.get(name) or {}).get("status"),
+             "second": (parts_b.get(name) or {}).get("status")}
+            for name in sorted(set(parts_a) ^ set(parts_b))]
+    both = sorted(set(parts_a) & set(parts_b))
+    for aspect, key in (("call status", "status"), ("inputs", "inputs"),
+                        ("arguments", "arguments"), ("outputs", "outputs"),
+                        ("failed executions", "failed_executions")):
+        out += [{"aspect": aspect, "name": name, "first": parts_a[name][key],
+                 "second": parts_b[name][key]}
+                for name in both if parts_a[name][key] != parts_b[name][key]]
+    timed = [{"aspect": "duration (s)", "name": name, "first": parts_a[name]["duration"],
+              "second": parts_b[name]["duration"]} for name in both
+             if parts_a[name]["duration"] != parts_b[name]["duration"]]
+    return out + sorted(timed, key=lambda r: -abs((r["second"] or 0) - (r["first"] or 0)))
+
+
+def _linked(lin, a: dict, b: dict) -> list[dict]:
+    """Across systems (after ``lineage link``): per job or call, the program and libraries
+    XALT saw it run, and Chimbuko's anomaly count, matched by job or call name."""
+    def chain(uid):
+        return _named([{**r, "name": r["job"]} for r in lin.query("cross/run_chain", run=uid)
+                       if r["how"] == "same process"])
+
+    chain_a, chain_b = chain(a["uid"]), chain(b["uid"])
+    out = []
+    for job in sorted(set(chain_a) & set(chain_b)):
+        ra, rb = chain_a[job], chain_b[job]
+        for row in _xalt(lin, {"uid": ra["execution"], "properties": {}},
+                         {"uid": rb["execution"], "properties": {}}):
+            out.append({**row, "aspect": f"{row['aspect']} (linked XALT run)",
+                        "name": f"{job}: {row['name']}"})
+        if ra["anomaly_count"] != rb["anomaly_count"]:
+            out.append({"aspect": "anomalies (linked Chimbuko run)", "name": job,
+                        "first": ra["anomaly_count"], "second": rb["anomaly_count"]})
+    out += [{"aspect": "linked XALT run in one run only", "name": job,
+             "first": (chain_a.get(job) or {}).get("execution"),
+             "second": (chain_b.get(job) or {}).get("execution")}
+            for job in sorted(set(chain_a) ^ set(chain_b))]
+    return out
+
+
 DIFFERS = {pegasus_model.WORKFLOW.label: _pegasus, xalt_model.EXECUTION.label: _xalt,
-           chimbuko_model.PROGRAM_RUN.label: _chimbuko}
+           chimbuko_model.PROGRAM_RUN.label: _chimbuko, swift_model.SCRIPT_RUN.label: _swift}
+#: Run kinds whose jobs or calls ``lineage link`` connects to XALT and Chimbuko runs.
+LINKED = (pegasus_model.WORKFLOW.label, swift_model.SCRIPT_RUN.label)
 
 
 def diff(lin, first: str, second: str) -> dict:
@@ -100,5 +173,7 @@ def diff(lin, first: str, second: str) -> dict:
     if differ is None:
         raise LineageError(f"`diff` compares {', '.join(sorted(DIFFERS))} runs, not "
                            f"{a['kind']} nodes")
-    return {"kind": a["kind"], "first": first, "second": second,
-            "differences": differ(lin, a, b)}
+    differences = differ(lin, a, b)
+    if a["kind"] in LINKED:
+        differences += _linked(lin, a, b)
+    return {"kind": a["kind"], "first": first, "second": second, "differences": differences}

@@ -12,6 +12,7 @@ read from the pyvis package and inlined, so the file makes no network request.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from functools import lru_cache
@@ -43,10 +44,44 @@ def vis_network_js() -> str:
 
 @lru_cache(maxsize=1)
 def _env() -> Environment:
-    return Environment(
+    env = Environment(
         loader=PackageLoader("lineage.report", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
     )
+    env.filters["show"] = _show
+    return env
+
+
+def _show(value) -> str:
+    """A cell value as text: lists and maps as JSON, nothing as an empty cell."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return str(value)
+
+
+def render_diff(result: dict, first: dict, second: dict) -> str:
+    """The side-by-side page of a ``lineage diff`` result (every value escaped).
+
+    >>> page = render_diff({"kind": "Execution", "differences": [{"aspect": "cwd",
+    ...     "name": "cwd", "first": "<b>", "second": None}]}, {"uid": "a", "properties": {}},
+    ...     {"uid": "b", "properties": {}})
+    >>> "<b>" in page, "&lt;b&gt;" in page
+    (False, True)
+    """
+    groups: dict[str, list[dict]] = {}
+    for row in result["differences"]:  # first appearance order: most telling first
+        groups.setdefault(row["aspect"], []).append(row)
+    keys = [k for k in ("status", "exit_status", "start_time", "end_time", "wall_time",
+                        "duration", "run_time", "user", "syshost", "exec_path")
+            if k in (first.get("properties") or {}) or k in (second.get("properties") or {})]
+    return _env().get_template("diff.html.j2").render(
+        title=f"{result['kind']} diff: {first.get('name') or first['uid']} vs "
+              f"{second.get('name') or second['uid']}",
+        first=first, second=second, summary_keys=keys, differences=result["differences"],
+        groups=[{"aspect": a, "rows": rows} for a, rows in groups.items()],
+        generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"))
 
 
 def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables: list[dict],
