@@ -244,12 +244,20 @@ class Lineage:
     def export(self, uid: str, output: str | os.PathLike, fmt: str = "prov-json",
                depth: int = 3) -> str:
         """Write a run or a node's lineage (see :meth:`subgraph`) as W3C PROV-JSON, PROV-N
-        or GraphML; ``lineage load`` reads the PROV-JSON back. Returns the path.
+        or GraphML, or a run as OpenLineage run events (``openlineage``, JSON Lines);
+        ``lineage load`` reads the PROV-JSON back. Returns the path.
 
         >>> lin.export("pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556", "wf.json")  # doctest: +SKIP
         'wf.json'
         """
         nodes, edges = self.subgraph(uid, depth)
+        if fmt == "openlineage":
+            from . import openlineage
+
+            if model.RUN_LABEL not in self.query("node", uid=uid)[0]["labels"]:
+                raise LineageError(f"{uid} is not a run: OpenLineage events describe runs "
+                                   "(a workflow, a script run, an execution, a program run)")
+            return openlineage.write(list(nodes), list(edges), uid, output)
         return exchange.write(list(nodes), list(edges), output, fmt)
 
     # ----------------------------------------------------------- reports

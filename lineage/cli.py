@@ -431,8 +431,10 @@ def diff_(first, second, fmt, html_path):
 @click.argument("uid")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="The file to write.")
-@click.option("--format", "fmt", type=click.Choice(["prov-json", "prov-n", "graphml"]),
-              default="prov-json", show_default=True, help="W3C PROV-JSON, PROV-N or GraphML.")
+@click.option("--format", "fmt",
+              type=click.Choice(["prov-json", "prov-n", "graphml", "openlineage"]),
+              default="prov-json", show_default=True,
+              help="W3C PROV-JSON, PROV-N, GraphML, or OpenLineage run events (JSON Lines).")
 @click.option("--depth", default=3, show_default=True, type=click.IntRange(1, 1000),
               help="Hops of a run's parts, or of a node's ancestry and descendants.")
 def export_(uid, output, fmt, depth):
@@ -443,6 +445,20 @@ def export_(uid, output, fmt, depth):
     with _connect() as lin:
         path = lin.export(uid, output, fmt=fmt, depth=depth)
     click.echo(f"wrote {path}")
+
+
+@main.command("import")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--lenient", is_flag=True,
+              help="Skip and count malformed records instead of stopping.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default=None,
+              help="Print the per-input results as a table, JSON or CSV.")
+def import_(paths, lenient, fmt):
+    """Read W3C PROV-JSON documents (our exports, or another tool's: yProv, prov2neo,
+    noWorkflow) into the graph: `lineage load --source prov`."""
+    with _connect() as lin:
+        results = lin.load(paths, source="prov", lenient=lenient)
+    _print_load_results(results, fmt)
 
 
 # ------------------------------------------------------------------ queries

@@ -118,3 +118,23 @@ def test_export_command(lin, tmp_path, cli_env):
     result = CliRunner(env=cli_env).invoke(cli.main, ["export", BD_WF, "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert json.loads(out.read_text())["prefix"]["lineage"] == "urn:lineage-explorer:"
+
+
+def test_lineage_import_reads_prov_json_back(lin, tmp_path, cli_env):
+    from click.testing import CliRunner
+
+    from lineage import cli
+
+    lin.load([SAMPLES / "pegasus" / "blackdiamond-4.0.bp"])
+    wf = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
+    lin.export(wf, tmp_path / "wf.json")
+    lin.reset()
+    out = CliRunner(env=cli_env).invoke(cli.main, ["import", str(tmp_path / "wf.json"),
+                                                   "--format", "json"])
+    assert out.exit_code == 0, out.output
+    assert [r["format"] for r in json.loads(out.output)] == ["prov-json"]
+    assert "Workflow" in lin.query("node", uid=wf)[0]["labels"]
+    bad = tmp_path / "run.bp"
+    bad.write_text((SAMPLES / "pegasus" / "blackdiamond-4.0.bp").read_text())
+    out = CliRunner(env=cli_env).invoke(cli.main, ["import", str(bad)])
+    assert out.exit_code == 3, out.output
