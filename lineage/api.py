@@ -137,7 +137,8 @@ class Lineage:
                         template.returns)
         if templates.is_template_name(name_or_cypher):
             template = templates.get(name_or_cypher)
-            rows = self.graph.run(template.text, template.bind(params))
+            rows = self.graph.run_collected(template.text, template.bind(params),
+                                            template.returns)
             return Rows(rows, template.returns)
         return Rows(self.graph.run(name_or_cypher, params, write=False))
 
