@@ -18,7 +18,6 @@ Builds a layered DAG of N nodes (each derived from 2 nodes of the layer above, W
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -30,15 +29,13 @@ from lineage import templates
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_ancestry_depth import PREFIX, build, clean  # noqa: E402
+from bench_ancestry_depth import timed as timed_s  # noqa: E402
 
 
 def timed(fn, starts) -> tuple[float, int]:
-    seconds, rows = [], 0
-    for uid in starts:
-        t0 = time.perf_counter()
-        rows += len(fn(uid))
-        seconds.append(time.perf_counter() - t0)
-    return statistics.median(seconds) * 1000, rows // len(starts)
+    """Median milliseconds and rows per start node."""
+    median, rows = timed_s(fn, starts)
+    return median * 1000, rows // len(starts)
 
 
 def networkx_ancestors(graph: nx.DiGraph, uid: str) -> list[tuple[str, int]]:
