@@ -20,6 +20,7 @@ from .connection import Settings as ConnectionSettings
 from .settings import LoadOptions, Settings
 from .pipeline import LoadResult, Progress
 from .pipeline import load as _load
+from .private_file import write_private
 from .writer import Writer, ensure_schema
 
 
@@ -215,12 +216,7 @@ class Lineage:
         runs = {r["uid"]: r for r in self.query("nodes", uids=[result["first"],
                                                               result["second"]])}
         page = render_diff(result, runs[result["first"]], runs[result["second"]])
-        path = Path(output)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as fh:
-            fh.write(page)
-        return str(path)
+        return write_private(output, page)
 
     # ----------------------------------------------------------- exchange
     def subgraph(self, uid: str, depth: int = 3) -> tuple[Rows, Rows]:

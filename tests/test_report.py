@@ -127,3 +127,14 @@ def test_collapse_groups_by_run_when_runs_are_known():
     drawn, _, note = collapse(nodes, [], max_nodes=5, runs=runs)
     assert note["level"] == "run, kind and transformation / type / function"
     assert sorted((g["run"], g["count"]) for g in drawn) == [("wf-a", 25), ("wf-b", 15)]
+
+
+def test_reports_are_readable_by_their_owner_only(lin, tmp_path):
+    import os
+
+    lin.load([SAMPLES / "pegasus" / "blackdiamond-4.0.bp"])
+    path = tmp_path / "wf.html"
+    path.write_text("old")
+    os.chmod(path, 0o644)  # an existing, world-readable file becomes private too
+    lin.report("pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556", path)
+    assert oct(path.stat().st_mode & 0o777) == "0o600" and "vis.Network" in path.read_text()

@@ -74,11 +74,9 @@ def link(graph, rules: Iterable[str] | None = None, skew: float = DEFAULT_SKEW,
     chosen = list(RULES) if rules is None else list(dict.fromkeys(rules))
     needed = {view for r in chosen for view in _NEEDS.get(r, ())}
     clock = time.perf_counter()
-    inputs = Inputs(**{name: graph.run(templates.get(_VIEWS[name]).text)
-                       for name in _VIEWS if name in needed})
+    inputs = Inputs(**{name: _rows(graph, _VIEWS[name]) for name in _VIEWS if name in needed})
     existing = {_key(r["start"], r["type"], r["end"]): r
-                for r in graph.run(templates.get("link/existing").text, {"rule": None})
-                if r["rule"] in chosen}
+                for r in _rows(graph, "link/existing", {"rule": None}) if r["rule"] in chosen}
     seconds = {"read": time.perf_counter() - clock}
     clock = time.perf_counter()
     found = match(inputs, chosen, skew)
@@ -116,6 +114,11 @@ def link(graph, rules: Iterable[str] | None = None, skew: float = DEFAULT_SKEW,
     seconds["write"] = time.perf_counter() - clock
     return LinkResult(dry_run, skew, counts, found.ambiguous, found.candidates, found.unlinked,
                       {k: round(v, 3) for k, v in seconds.items()})
+
+
+def _rows(graph, name: str, params: dict | None = None) -> list[dict]:
+    template = templates.get(name)
+    return graph.run_collected(template.text, params or {}, template.returns)
 
 
 def _same(old: dict, new: dict) -> bool:

@@ -22,12 +22,12 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter, defaultdict
-from pathlib import Path
 
 from .. import model
 from ..errors import LineageError
 from ..sources.pegasus.model import WORKFLOW
 from ..sources.swift.model import SCRIPT_RUN
+from ..private_file import write_private
 from .render import render
 from .view import ReportView
 
@@ -296,8 +296,4 @@ def view_report(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
 def write_report(lin, uid: str, output: str | os.PathLike, depth: int = 3,
                  max_nodes: int | None = None) -> str:
     """Write the report of node ``uid`` (a run gets its run view) to ``output``."""
-    html = build_report(lin, uid, depth, max_nodes)
-    path = Path(output)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html, encoding="utf-8", errors="replace")
-    return str(path)
+    return write_private(output, build_report(lin, uid, depth, max_nodes))

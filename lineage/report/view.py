@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import html
 import os
-from pathlib import Path
+
+from ..private_file import write_private
 
 
 class ReportView:
@@ -27,11 +28,8 @@ class ReportView:
         self.height = height
 
     def save(self, path: str | os.PathLike) -> str:
-        """Write the page to ``path``; returns the path."""
-        out = Path(path)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(self.html, encoding="utf-8", errors="replace")
-        return str(out)
+        """Write the page to ``path`` (mode 0600); returns the path."""
+        return write_private(path, self.html)
 
     def _repr_html_(self) -> str:
         return (

@@ -1,0 +1,25 @@
+"""Files only their owner can read: reports and diff pages can show XALT environments and
+command lines, and HPC login nodes are shared by many users.
+
+>>> import os, tempfile
+>>> path = write_private(os.path.join(tempfile.mkdtemp(), "r.html"), "<p>x</p>")
+>>> oct(os.stat(path).st_mode & 0o777)
+'0o600'
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def write_private(path: str | os.PathLike, text: str) -> str:
+    """Write ``text`` (UTF-8) to ``path`` with mode 0600, creating its folder; an existing
+    file is truncated and its mode set to 0600 too. Returns the path."""
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as fh:
+        os.fchmod(fh.fileno(), 0o600)  # O_TRUNC keeps an existing file's mode
+        fh.write(text)
+    return str(out)
