@@ -295,6 +295,10 @@ def identity(item: Input) -> str:
     return redact_url(item.path) if is_url(item.path) else str(Path(item.path).resolve())
 
 
+#: LoadReport summary keys stored on :Load as properties of their own, not as counts
+_NOT_COUNTS = {"path", "format", "skipped", "unknown", "warnings"}
+
+
 def _load_props(result: LoadResult, started: float) -> dict:
     return {
         "source": result.source, "format": result.format, "path": result.path,
@@ -303,7 +307,10 @@ def _load_props(result: LoadResult, started: float) -> dict:
         "node_records": sum(result.nodes.values()),
         "edge_records": sum(result.edges.values()),
         "unresolved_edges": result.write.unresolved_edges,
-        "counts": as_json({"nodes": result.nodes, "edges": result.edges}),
+        # records per kind and relationship, and what the reader counted by reason
+        # (duplicate run uuids, records per collection, redacted values, ...)
+        "counts": as_json({"nodes": result.nodes, "edges": result.edges,
+                           **{k: v for k, v in result.report.items() if k not in _NOT_COUNTS}}),
         "skipped": as_json(result.report.get("skipped", {})),
         "unknown": as_json(result.report.get("unknown", {})),
         "warnings": as_json(result.report.get("warnings", [])[:20]),

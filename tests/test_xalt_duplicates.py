@@ -84,3 +84,19 @@ def test_start_and_end_records_in_either_order_give_one_graph(lin, tmp_path):
     [row] = lin.query("MATCH (e:Execution) RETURN e.env AS env, e.end_env AS end_env")
     assert "XALT_STAGE" not in json.loads(row["env"])
     assert json.loads(row["end_env"])["XALT_STAGE"] == "end"
+
+
+def test_the_load_record_keeps_the_counts_by_reason(lin, tmp_path):
+    rec = json.loads(RUN.read_text())
+    other = json.loads(RUN.read_text())
+    other["userT"]["exec_path"] = "/usr/bin/other-program"
+    other["hash_id"] = "0" * 39 + "1"
+    uuid = rec["userT"]["run_uuid"]
+    log = tmp_path / "dup.xalt.log"
+    log.write_text("\n".join(syslog_lines(json.dumps(rec), key=f"run_{uuid}_a")
+                             + syslog_lines(json.dumps(other), key=f"run_{uuid}_b")) + "\n")
+    [result] = lin.load([log])
+    [row] = lin.query("MATCH (l:Load) RETURN l.counts AS counts")
+    counts = json.loads(row["counts"])
+    assert counts["xalt"]["duplicate_run_uuid"] == 1 and counts["nodes"]["Execution"] >= 1
+    assert counts["warning_count"] == result.report["warning_count"] >= 1
