@@ -30,7 +30,12 @@ import uuid
 from pathlib import Path
 from typing import Iterator
 
+from .sources.pegasus import model as pegasus_model
+from .sources.swift import model as swift_model
+
 PRODUCER = "https://github.com/lineage-explorer/lineage-explorer"
+#: the parts of a run that get run events of their own: Pegasus jobs, Swift calls
+_CHILD_KINDS = (pegasus_model.JOB.label, swift_model.FUNCTION_CALL.label)
 #: UUID 5 namespace of run ids (the uid of a node names its run)
 RUN_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "lineage-explorer:run")
 
@@ -100,7 +105,7 @@ def events(nodes: list[dict], edges: list[dict], root_uid: str) -> Iterator:
     used, made = _files(by_uid, edges)
     parts = [by_uid[e["source"]] for e in edges
              if e["type"] == "PART_OF" and e["target"] == root_uid and e["source"] in by_uid
-             and by_uid[e["source"]].get("kind") in ("Job", "FunctionCall")]
+             and by_uid[e["source"]].get("kind") in _CHILD_KINDS]
     namespace = _namespace(root)
 
     def datasets(uids, cls):

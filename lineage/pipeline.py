@@ -32,7 +32,7 @@ from .sources.base import Format, LoadReport
 from .records import Edge, Node, as_json
 from .redact import redact_url
 from .settings import LoadOptions
-from .writer import WriteStats, Writer, ensure_schema
+from .writer import WriteStats, Writer, ensure_schema, identity_conflicts
 
 Progress = Callable[[str, dict], None]
 _CHUNK = 1000
@@ -386,9 +386,14 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: "_
         result.status = "empty"
         result.changes = loads.release(writer.driver, writer.database, lid)
         return
+    duplicates = _duplicates(writer, spool, lid, report)
+    result.report = report.summary()
     try:
-        result.write.add(writer.write_nodes(spool.iter_nodes(), tag))
-        result.write.add(writer.write_edges(spool.iter_edges(), tag))
+        result.write.add(writer.write_nodes(
+            (n for n in spool.iter_nodes() if n.uid not in duplicates), tag))
+        result.write.add(writer.write_edges(
+            (e for e in spool.iter_edges()
+             if e.start not in duplicates and e.end not in duplicates), tag))
     except BaseException as exc:
         result.status, result.error = "failed", f"write failed: {exc}"
         try:  # retract what this version wrote, so no partial input stays in the graph
@@ -399,6 +404,22 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: "_
     released = loads.release(writer.driver, writer.database, lid, keep=tag)
     result.changes = loads.changes(writer.driver, writer.database, lid, tag, released)
     result.status = "loaded"
+
+
+def _duplicates(writer: Writer, spool: "_Spool", lid: str, report: LoadReport) -> set[str]:
+    """uids this input states that another input already stated as something else (an XALT
+    run uuid reused by another program): not written, counted and warned about; the first
+    input's node stays, as XALT's own loader keeps the first record of a run uuid."""
+    if not any(model.NODE_KINDS[label].identity for label in spool.node_counts):
+        return set()
+    found = identity_conflicts(writer.driver, writer.database, spool.iter_nodes(), f"{lid}:")
+    for uid, differ in sorted(found.items())[:20]:
+        what = "; ".join(f"{k} {old!r} there, {new!r} here" for k, old, new in differ)
+        report.warn(f"{report.path}: {uid} was already loaded from another input as something "
+                    f"else ({what}): this input's record is a duplicate and was not loaded")
+    if found:
+        report.extra["duplicate_uids_of_other_inputs"] = len(found)
+    return set(found)
 
 
 def _record_attempt(driver, database, lid: str, before: "loads.Previous", result: LoadResult,

@@ -337,11 +337,22 @@ def _jvm_args(java: str, lib: Path, paths: ServerPaths) -> list[str]:
     ]
 
 
+def new_password() -> str:
+    """A random password (32 URL-safe characters) that never starts with ``-``: neo4j-admin
+    would read one that does as an option and stop with "Missing required parameter"
+    (1 start in 64 did, before).
+
+    >>> len(new_password()), new_password()[0].isalpha()
+    (33, True)
+    """
+    return "p" + secrets.token_urlsafe(24)
+
+
 def _set_initial_password(java: str, lib: Path, paths: ServerPaths) -> None:
     """Set the generated password with neo4j-admin, passing it in a Java argument file
     (``java @file``, expanded inside the JVM) so that it never appears on a command line
     other local users can read in /proc; the file is private and removed at once."""
-    password = secrets.token_urlsafe(24)
+    password = new_password()
     env = dict(os.environ, NEO4J_HOME=str(paths.root), NEO4J_CONF=str(paths.conf_dir))
     argfile = paths.root / "set-initial-password.args"
     args = ["-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "dbms", "set-initial-password",

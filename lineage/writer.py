@@ -38,6 +38,39 @@ SET n.loads = CASE WHEN $tag IS NULL OR $tag IN coalesce(n.loads, [])
 """
 
 
+# The nodes of ``rows`` that other loads already stated with other values of the kind's
+# identity properties (see NodeKind.identity): ``$prefix`` is this load's tag prefix.
+IDENTITY_STATEMENT = """
+UNWIND $rows AS row
+MATCH (n:Lineage {uid: row.uid})
+WHERE any(t IN coalesce(n.loads, []) WHERE NOT t STARTS WITH $prefix)
+  AND any(k IN keys(row.identity) WHERE n[k] IS NOT NULL AND n[k] <> row.identity[k])
+RETURN row.uid AS uid,
+       [k IN keys(row.identity) WHERE n[k] <> row.identity[k] | [k, n[k], row.identity[k]]]
+         AS differ
+"""
+
+
+def identity_conflicts(driver: Driver, database: str | None, nodes: Iterable[Node],
+                       prefix: str, batch: int = 2000) -> dict[str, list]:
+    """Which of ``nodes`` other loads already stated with other identity values: uid ->
+    ``[[property, stored, this input's], ...]`` (kinds without ``identity`` are not asked)."""
+    wanted: dict[str, dict] = {}
+    for node in nodes:
+        ident = {k: node.props.get(k) for k in node.kind.identity
+                 if node.props.get(k) is not None}
+        if ident:
+            wanted.setdefault(node.uid, {}).update(ident)
+    rows = [{"uid": uid, "identity": ident} for uid, ident in wanted.items()]
+    found: dict[str, list] = {}
+    for i in range(0, len(rows), batch):
+        records, _, _ = driver.execute_query(IDENTITY_STATEMENT, rows=rows[i:i + batch],
+                                             prefix=prefix, database_=database,
+                                             routing_="r")
+        found.update({r["uid"]: r["differ"] for r in records})
+    return found
+
+
 def _edge_statement(rel: model.RelType, keyed: bool) -> str:
     if not rel.name.isidentifier() or not rel.name.isupper():
         raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")

@@ -255,3 +255,31 @@ def test_subworkflow_hangs_off_its_job_in_the_graph(lin):
     rows = lin.query("MATCH (sub:Workflow)-[:WAS_STARTED_BY]->(j:Job), (sub)-[:PART_OF]->(root:Workflow) "
                      "RETURN sub.uid AS sub, j.job_id AS job, root.uid AS root")
     assert rows == [{"sub": SUB_WF, "job": "pegasus-plan_diamond_subworkflow", "root": ROOT_WF}]
+
+
+def test_text_that_is_not_utf8_is_a_clear_error(tmp_path):
+    """Found by the fuzzer: a damaged database whose schema or a row holds bytes that are not
+    UTF-8 stopped the load with a raw UnicodeDecodeError."""
+    import shutil
+    import sqlite3
+
+    from lineage.errors import ParseError
+    from lineage.sources.base import LoadReport
+    from lineage.sources.pegasus import db as pegasus_db
+
+    sample = SAMPLES / "pegasus" / "process_wf_failure.stampede.db"
+    row = tmp_path / "row.stampede.db"
+    shutil.copy(sample, row)
+    with sqlite3.connect(row) as conn:
+        conn.execute("UPDATE job SET argv = CAST(x'a2a2' AS TEXT)")
+    schema = tmp_path / "schema.stampede.db"
+    data = bytearray(sample.read_bytes())
+    at = data.index(b"CREATE TABLE")
+    data[at + 2] = 0xA2
+    schema.write_bytes(bytes(data))
+    for path in (row, schema):
+        with pytest.raises(ParseError, match="UTF-8"):
+            list(pegasus_db.parse(path, LoadReport(str(path), "pegasus-stampede-db")))
+        lenient = LoadReport(str(path), "pegasus-stampede-db", lenient=True)
+        list(pegasus_db.parse(path, lenient))
+        assert lenient.skipped

@@ -294,6 +294,9 @@ ALLOWED_DYNAMIC_CYPHER = {
     # examples (JSON-quoted literals from cypher/*.cypher), shown to the user, never input data
     ("lineage/report/guide.py", "_uid_lookup"),
     ("lineage/report/guide.py", "example_expression"),
+    # wraps a catalogue template's own text (a cypher/*.cypher file, never input) in
+    # CALL () { ... } and collects its header's column names (checked identifiers)
+    ("lineage/connection.py", "run_collected"),
 }
 CYPHER_WORDS = re.compile(r"\b(MATCH|MERGE|CREATE|UNWIND|RETURN|DELETE|DETACH|CALL|SET|WHERE|"
                           r"WITH|REMOVE|LOAD CSV|FOREACH|OPTIONAL)\b")

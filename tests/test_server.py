@@ -146,3 +146,13 @@ def test_the_initial_password_never_shows_on_a_command_line(tmp_path):
     assert any("set-initial-password" in line or "@" in line for line in seen)  # it was seen
     assert not [line for line in seen if secret in line]
     assert not list(paths.root.glob("*.args"))  # the argument file is gone
+
+
+def test_generated_passwords_never_look_like_options():
+    """neo4j-admin read a password starting with '-' as an option (1 first character in 64
+    of secrets.token_urlsafe was '-'), and the first start of a server failed."""
+    from lineage.server import new_password
+
+    passwords = [new_password() for _ in range(2000)]
+    assert not [p for p in passwords if p.startswith("-")]
+    assert len(set(passwords)) == 2000 and min(map(len, passwords)) >= 32

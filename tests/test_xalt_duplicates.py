@@ -100,3 +100,32 @@ def test_the_load_record_keeps_the_counts_by_reason(lin, tmp_path):
     counts = json.loads(row["counts"])
     assert counts["xalt"]["duplicate_run_uuid"] == 1 and counts["nodes"]["Execution"] >= 1
     assert counts["warning_count"] == result.report["warning_count"] >= 1
+
+
+def test_a_run_uuid_reused_in_another_input_is_a_duplicate_not_a_merge(lin, tmp_path):
+    """The first input's run stays; the second input's record of another program under the
+    same run uuid is counted and warned about, never merged into it."""
+    from .xalt_helpers import signed
+
+    rec = json.loads(RUN.read_text())
+    uuid = rec["userT"]["run_uuid"]
+    other = json.loads(RUN.read_text())
+    other["userT"]["exec_path"] = "/usr/bin/other-program"
+    other["hash_id"] = "e" * 40
+    first, second = tmp_path / "a" / f"run.x.aaa.{uuid}.json", tmp_path / "b" / f"run.y.aaa.{uuid}.json"
+    for path, record in ((first, rec), (second, other)):
+        path.parent.mkdir()
+        path.write_text(signed(record))
+    same = tmp_path / "c" / f"run.z.aaa.{uuid}.json"  # the same record again: one run
+    same.parent.mkdir()
+    same.write_bytes(first.read_bytes())
+    [one], [two], [three] = lin.load([first]), lin.load([second]), lin.load([same])
+    assert two.status == "loaded" and two.report["duplicate_uids_of_other_inputs"] == 1
+    assert any("/usr/bin/other-program" in w and "duplicate" in w for w in two.report["warnings"])
+    assert "duplicate_uids_of_other_inputs" not in three.report
+    [run] = lin.query("MATCH (x:Execution {uid: $u})-[:USED]->(e:Executable) "
+                      "RETURN x.exec_path AS path, collect(e.path) AS exes", u=f"xalt:run:{uuid}")
+    assert run == {"path": rec["userT"]["exec_path"], "exes": [rec["userT"]["exec_path"]]}
+    counts = json.loads(lin.query("MATCH (l:Load) WHERE l.path = $p RETURN l.counts AS c",
+                                  p=str(second))[0]["c"])
+    assert counts["duplicate_uids_of_other_inputs"] == 1

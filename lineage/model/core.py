@@ -142,7 +142,8 @@ class NodeKind:
     that head); a name ending in ``?`` may be empty. ``props`` maps each declared property to
     its type (see :data:`TYPES`); ``prop_families`` maps a name prefix to a type for families
     of properties such as ``meta_<key>``. ``caption`` lists the properties that name a node,
-    first present wins; ``group_by`` the ones that name its group in large reports.
+    first present wins; ``group_by`` the ones that name its group in large reports;
+    ``identity`` the ones on which two inputs stating one uid must agree.
     """
 
     label: str
@@ -160,6 +161,9 @@ class NodeKind:
     group_by: tuple[str, ...] = ()
     prefix: str = ""
     doc: str = ""
+    #: properties two records of one uid must agree on to be one node (when both state
+    #: them): a record of another input that disagrees is a duplicate, not merged
+    identity: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.label.isidentifier():
@@ -169,9 +173,9 @@ class NodeKind:
         for name, type_name in [*self.props.items(), *self.prop_families.items()]:
             if type_name not in TYPES:
                 raise ValueError(f"{self.label}.{name}: unknown type {type_name!r}")
-        for name in self.indexed:
+        for name in (*self.indexed, *self.identity):
             if name not in self.props:
-                raise ValueError(f"{self.label}.{name}: indexed but not declared")
+                raise ValueError(f"{self.label}.{name}: indexed or identity but not declared")
         if not self.prefix:
             object.__setattr__(self, "prefix", f"{self.source}:{self.label.lower()}")
         if not self.display:

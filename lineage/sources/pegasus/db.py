@@ -769,6 +769,10 @@ def parse(target: str | Path, report: LoadReport) -> Iterator[Record]:
     try:
         try:
             schema = _Schema(engine)
+        except UnicodeDecodeError as exc:  # a damaged file: its schema text is not UTF-8
+            report.skip(where, None, "a Stampede database whose schema is readable text",
+                        f"bytes that are not UTF-8 ({exc.reason} at {exc.start})")
+            return
         except SQLAlchemyError as exc:
             if "locked" in str(exc):
                 report.skip(where, None, "a database no writer holds locked (is "
@@ -803,6 +807,9 @@ def parse(target: str | Path, report: LoadReport) -> Iterator[Record]:
             yield from reader.files()
         except SQLAlchemyError as exc:
             report.skip(where, None, "readable Stampede rows", str(exc).splitlines()[0])
+        except UnicodeDecodeError as exc:  # a damaged file: a text value that is not UTF-8
+            report.skip(where, None, "readable Stampede rows (UTF-8 text)",
+                        f"bytes that are not UTF-8 ({exc.reason} at {exc.start})")
     finally:
         engine.dispose()
 

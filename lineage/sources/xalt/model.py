@@ -37,6 +37,7 @@ EXECUTION = NodeKind(
            "modules": "string[]", "parent_processes": "string[]", "process_tree": "json",
            "xalt_version": "string", "crc_status": "string", "probability": "float"},
     indexed=("job_id",), display="execution", colour="#9467bd", group_by=("exec_path",),
+    identity=("exec_path", "sha1"),
     doc="One run of a program recorded by XALT (start and end records of one run uuid).")
 EXECUTABLE = NodeKind(
     "Executable", Role.ENTITY, SOURCE, uid_parts=("sha1?", "syshost?", "path?"),
