@@ -126,3 +126,14 @@ def test_control_characters_never_reach_the_terminal(lin, cli_env):
         out = run(cli_env, "query", "MATCH (h:Host) RETURN h.name AS name", "--format", fmt)
         assert "\x1b" not in out.stdout and "\x00" not in out.stdout and "\x07" not in out.stdout
         assert "\\x1b]0;owned\\x07\\x00\\x0dX" in out.stdout
+
+
+def test_tables_are_for_people_machine_formats_keep_values(lin, cli_env):
+    lin.load([BD])
+    table = run(cli_env, "query", "runs").stdout
+    assert "2012-03-13T12:35:" in table and "1331642" not in table
+    [row] = json.loads(run(cli_env, "query", "runs", "--format", "json").stdout)
+    assert isinstance(row["start_time"], float) and row["start_time"] > 1.3e9
+    jobs = run(cli_env, "query", "pegasus/workflow_jobs", "-p",
+               "workflow=pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556").stdout
+    assert " s " in jobs or jobs.rstrip().endswith(" s")  # durations carry their unit
