@@ -305,3 +305,25 @@ def test_hostile_values_go_through_linking(lin, tmp_path, cli_env):
     assert row["executable_path"] == evil and row["how"] == "the run itself"
     out = CliRunner(env=cli_env).invoke(cli.main, ["query", "link/existing"])
     assert out.exit_code == 0 and "<script>alert(1)</script>\nx" not in out.output
+
+
+def test_run_views_of_xalt_chimbuko_and_library_reports(linked, tmp_path):
+    """An XALT run's report shows what it ran, its build and its links; a Chimbuko run's its
+    anomalies first; a library's the runs that loaded it."""
+    lin, _ = linked
+    lin.link()
+    page = (tmp_path / "x.html")
+    lin.report(XALT_ANALYZE, page)
+    html = page.read_text()
+    for text in ("What it ran: executable and libraries", run.LIBKEG[0],
+                 "How its program was built", "gcc",
+                 "-lkeg", "Across systems (lineage link)", run.INVOCATION, "scheduler_job"):
+        assert text in html, text
+    lin.report(CHIMBUKO_RUN, tmp_path / "c.html")
+    html = (tmp_path / "c.html").read_text()
+    first = html.index("Anomalies, most severe first")
+    assert first < html.index("Parts of the run") and "MPI_Group_free()" in html
+    lib = f"xalt:library:{run.LIBKEG[1]}:{run.LIBKEG[0]}"
+    lin.report(lib, tmp_path / "l.html")
+    html = (tmp_path / "l.html").read_text()
+    assert "Runs that loaded it or were linked with it" in html and XALT_ANALYZE in html

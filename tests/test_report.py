@@ -58,8 +58,10 @@ def test_node_report_is_its_neighbourhood(lin):
     assert data["view"] == "neighbourhood" and data["tables"] == []
 
 
-def test_generic_run_kind_gets_its_parts_table(lin):
-    """A run kind without a SECTIONS entry (here a Chimbuko program run) lists its parts."""
+def test_generic_run_kind_gets_its_parts_table(lin, monkeypatch):
+    """A run kind without a SECTIONS entry (here a Chimbuko program run, its entry taken
+    away: every run kind has one now) lists its parts."""
+    monkeypatch.delitem(build.SECTIONS, "ProgramRun")
     run = "test:programrun:1"
     parts = [f"test:rank:1:{i}" for i in range(3)]
     calls = [f"test:fexec:1:{i}" for i in range(4)]

@@ -1,10 +1,11 @@
 // name: xalt/library_users
 // purpose: Every run and executable that used a library, found by path, file name, stem or sha1: loaded at run time, or linked into the executable at build time. The question after a library is found broken. The same content (sha1) at other paths counts too.
-// param library: string, required. A library path, file name (libmpi.so.12), stem (libmpi) or sha1. Example: "libmpi"
+// param library: string, required. A library path, file name (libmpi.so.12), stem (libmpi), sha1 or uid. Example: "libmpi"
 // returns: library_path, library_sha1, how, executable, executable_path, run, user, job_id, syshost, start_time
 // note: how is 'loaded' (the run's libA) or 'linked' (the build's linkA); run is null for an executable linked against the library that XALT never saw run.
 MATCH (l:Library)
 WHERE l.path = $library OR l.name = $library OR l.stem = $library OR l.sha1 = $library
+   OR l.uid = $library
 OPTIONAL MATCH (same:Library)
   WHERE l.sha1 IS NOT NULL AND same.sha1 = l.sha1
 WITH collect(DISTINCT l) + collect(DISTINCT same) AS found

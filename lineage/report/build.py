@@ -26,7 +26,9 @@ from collections import Counter, defaultdict
 from .. import model
 from ..errors import LineageError
 from ..sources.pegasus.model import WORKFLOW
+from ..sources.chimbuko.model import PROGRAM_RUN
 from ..sources.swift.model import SCRIPT_RUN
+from ..sources.xalt.model import EXECUTABLE, EXECUTION, LIBRARY
 from ..private_file import write_private
 from .render import render
 from .view import ReportView
@@ -45,6 +47,24 @@ SECTIONS = {
         ("Parts of the run", "run_members", "run"),
         ("Across systems (lineage link)", "cross/run_chain", "run"),
     ],
+    EXECUTION.label: [
+        ("What it ran: executable and libraries", "xalt/run_inputs", "run"),
+        ("How its program was built", "xalt/run_build", "run"),
+        ("Packages", "xalt/run_packages", "run"),
+        ("Across systems (lineage link)", "cross/links_of", "uid"),
+    ],
+    PROGRAM_RUN.label: [
+        ("Anomalies, most severe first", "chimbuko/top_anomalies", "run"),
+        ("Across systems (lineage link)", "cross/links_of", "uid"),
+        ("Parts of the run", "run_members", "run"),
+    ],
+}
+
+#: Per kind of a node that is not a run: tables shown beside its lineage neighbourhood.
+NODE_SECTIONS = {
+    LIBRARY.label: [("Runs that loaded it or were linked with it", "xalt/library_users",
+                     "library")],
+    EXECUTABLE.label: [("How it was built", "xalt/build_of", "executable")],
 }
 
 #: Tables of a run whose kind has no SECTIONS entry: its parts, through PART_OF.
@@ -262,7 +282,7 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
     else:
         nodes, edges = neighbourhood_graph(lin, uid, depth)
         title = f"Lineage of {kind} {root['name']}"
-        sections = []
+        sections = NODE_SECTIONS.get(kind, [])
     tables = []
     for title_, template, param in sections:
         rows = lin.query(template, **{param: uid})
