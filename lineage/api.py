@@ -219,10 +219,12 @@ class Lineage:
         return write_private(output, page)
 
     # ----------------------------------------------------------- exchange
-    def subgraph(self, uid: str, depth: int = 3) -> tuple[Rows, Rows]:
+    def subgraph(self, uid: str, depth: int = 3, links: bool = False) -> tuple[Rows, Rows]:
         """A run's parts (``PART_OF``, up to ``depth`` hops) and the nodes they touch, or a
         node's ancestors and descendants (up to ``depth``), with every relationship among
-        them: (nodes, edges)."""
+        them: (nodes, edges). ``links`` adds what ``lineage link`` connected to those nodes
+        in other systems (XALT runs, Chimbuko runs) and the nodes they touch (executables,
+        libraries, hosts)."""
         found = self.query("node", uid=uid)
         if not found:
             raise LineageError(f"no node with uid {uid!r} in the graph")
@@ -236,18 +238,23 @@ class Lineage:
             up = self.query("ancestors", uid=uid, max_depth=depth)
             down = self.query("descendants", uid=uid, max_depth=depth)
             uids = list(dict.fromkeys([uid] + [r["uid"] for r in up] + [r["uid"] for r in down]))
+        if links:
+            linked = [r["uid"] for r in self.query("cross/linked_to", uids=uids)]
+            touched = [r["uid"] for r in self.query("neighbours", uids=linked)] if linked else []
+            uids = list(dict.fromkeys(uids + linked + touched))
         return self.query("nodes", uids=uids), self.query("subgraph_edges", uids=uids)
 
     def export(self, uid: str, output: str | os.PathLike, fmt: str = "prov-json",
-               depth: int = 3) -> str:
+               depth: int = 3, links: bool = False) -> str:
         """Write a run or a node's lineage (see :meth:`subgraph`) as W3C PROV-JSON, PROV-N
         or GraphML, or a run as OpenLineage run events (``openlineage``, JSON Lines);
+        ``links`` takes in what ``lineage link`` connected to it in other systems;
         ``lineage load`` reads the PROV-JSON back. Returns the path.
 
         >>> lin.export("pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556", "wf.json")  # doctest: +SKIP
         'wf.json'
         """
-        nodes, edges = self.subgraph(uid, depth)
+        nodes, edges = self.subgraph(uid, depth, links=links)
         if fmt == "openlineage":
             from . import openlineage
 

@@ -478,13 +478,15 @@ def diff_(first, second, fmt, html_path):
               help="W3C PROV-JSON, PROV-N, GraphML, or OpenLineage run events (JSON Lines).")
 @click.option("--depth", default=3, show_default=True, type=click.IntRange(1, 1000),
               help="Hops of a run's parts, or of a node's ancestry and descendants.")
-def export_(uid, output, fmt, depth):
+@click.option("--with-links", "links", is_flag=True,
+              help="Take in what `lineage link` connected to it in other systems.")
+def export_(uid, output, fmt, depth, links):
     """Write a run or a node's lineage as W3C PROV (PROV-JSON, PROV-N) or GraphML.
 
     `lineage load FILE.json` reads a PROV-JSON export (or another tool's PROV-JSON) back.
     """
     with _connect() as lin:
-        path = lin.export(uid, output, fmt=fmt, depth=depth)
+        path = lin.export(uid, output, fmt=fmt, depth=depth, links=links)
     click.echo(f"wrote {path}")
 
 

@@ -327,3 +327,24 @@ def test_run_views_of_xalt_chimbuko_and_library_reports(linked, tmp_path):
     lin.report(lib, tmp_path / "l.html")
     html = (tmp_path / "l.html").read_text()
     assert "Runs that loaded it or were linked with it" in html and XALT_ANALYZE in html
+
+
+def test_export_with_links_round_trips_the_links(linked, tmp_path, cli_env):
+    lin, _ = linked
+    lin.link()
+    wf = f"pegasus:workflow:{run.WF}"
+    out = CliRunner(env=cli_env).invoke(cli.main, ["export", wf, "-o", str(tmp_path / "wf.json"),
+                                                   "--with-links"])
+    assert out.exit_code == 0, out.output
+    plain = tmp_path / "plain.json"
+    lin.export(wf, plain)
+    doc = json.loads((tmp_path / "wf.json").read_text())
+    text = json.dumps(doc)
+    assert XALT_ANALYZE in text and run.LIBKEG[0] in text and "RAN_WITHIN" in text
+    assert XALT_ANALYZE not in plain.read_text()
+    before = links_in(lin)
+    lin.reset()
+    lin.load([tmp_path / "wf.json"])
+    after = links_in(lin)
+    assert after and set(after) <= set(before)
+    assert (XALT_ANALYZE, "RAN_WITHIN", run.ATTEMPT) in after
