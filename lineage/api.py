@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Iterable
 
@@ -244,25 +245,36 @@ class Lineage:
             uids = list(dict.fromkeys(uids + linked + touched))
         return self.query("nodes", uids=uids), self.query("subgraph_edges", uids=uids)
 
-    def export(self, uid: str, output: str | os.PathLike, fmt: str = "prov-json",
+    def export(self, uid: str | list[str], output: str | os.PathLike, fmt: str = "prov-json",
                depth: int = 3, links: bool = False) -> str:
         """Write a run or a node's lineage (see :meth:`subgraph`) as W3C PROV-JSON, PROV-N
         or GraphML, or a run as OpenLineage run events (``openlineage``, JSON Lines);
-        ``links`` takes in what ``lineage link`` connected to it in other systems;
+        ``links`` takes in what ``lineage link`` connected to it in other systems; several
+        uids give the union of their subgraphs (a diff's two sides);
         ``lineage load`` reads the PROV-JSON back. Returns the path.
 
         >>> lin.export("pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556", "wf.json")  # doctest: +SKIP
         'wf.json'
         """
-        nodes, edges = self.subgraph(uid, depth, links=links)
+        uids = [uid] if isinstance(uid, str) else list(uid)
+        nodes: dict[str, dict] = {}
+        edges: dict[tuple, dict] = {}
+        for one in uids:  # several: the union (a diff's two sides, say)
+            found_nodes, found_edges = self.subgraph(one, depth, links=links)
+            nodes.update((n["uid"], n) for n in found_nodes)
+            edges.update(((e["source"], e["type"], e["target"],
+                           json.dumps(e["properties"], sort_keys=True, default=str)), e)
+                         for e in found_edges)
         if fmt == "openlineage":
             from . import openlineage
 
-            if model.RUN_LABEL not in self.query("node", uid=uid)[0]["labels"]:
-                raise LineageError(f"{uid} is not a run: OpenLineage events describe runs "
-                                   "(a workflow, a script run, an execution, a program run)")
-            return openlineage.write(list(nodes), list(edges), uid, output)
-        return exchange.write(list(nodes), list(edges), output, fmt)
+            for one in uids:
+                if model.RUN_LABEL not in self.query("node", uid=one)[0]["labels"]:
+                    raise LineageError(f"{one} is not a run: OpenLineage events describe runs "
+                                       "(a workflow, a script run, an execution, a program "
+                                       "run)")
+            return openlineage.write(list(nodes.values()), list(edges.values()), uids, output)
+        return exchange.write(list(nodes.values()), list(edges.values()), output, fmt)
 
     # ----------------------------------------------------------- reports
     def report(self, uid: str, output: str | os.PathLike, **options) -> str:

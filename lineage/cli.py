@@ -469,7 +469,7 @@ def diff_(first, second, fmt, html_path):
 
 
 @main.command("export")
-@click.argument("uid")
+@click.argument("uids", nargs=-1, required=True, metavar="UID...")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="The file to write.")
 @click.option("--format", "fmt",
@@ -480,13 +480,14 @@ def diff_(first, second, fmt, html_path):
               help="Hops of a run's parts, or of a node's ancestry and descendants.")
 @click.option("--with-links", "links", is_flag=True,
               help="Take in what `lineage link` connected to it in other systems.")
-def export_(uid, output, fmt, depth, links):
-    """Write a run or a node's lineage as W3C PROV (PROV-JSON, PROV-N) or GraphML.
+def export_(uids, output, fmt, depth, links):
+    """Write a run or a node's lineage as W3C PROV (PROV-JSON, PROV-N) or GraphML, or runs
+    as OpenLineage run events. Several UIDs: the union (the two sides of a diff, say).
 
-    `lineage load FILE.json` reads a PROV-JSON export (or another tool's PROV-JSON) back.
+    `lineage import FILE.json` reads a PROV-JSON export (or another tool's PROV-JSON) back.
     """
     with _connect() as lin:
-        path = lin.export(uid, output, fmt=fmt, depth=depth, links=links)
+        path = lin.export(list(uids), output, fmt=fmt, depth=depth, links=links)
     click.echo(f"wrote {path}")
 
 

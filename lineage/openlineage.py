@@ -161,13 +161,15 @@ def events(nodes: list[dict], edges: list[dict], root_uid: str) -> Iterator:
                         datasets(made.get(part["uid"], ()), OutputDataset), parent)
 
 
-def write(nodes: list[dict], edges: list[dict], root_uid: str, path: str | Path) -> str:
-    """Write the run events as JSON Lines (one event per line); returns the path."""
+def write(nodes: list[dict], edges: list[dict], root_uids: list[str], path: str | Path) -> str:
+    """Write the run events of each run as JSON Lines (one event per line); returns the
+    path."""
     from openlineage.client.serde import Serde
 
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", encoding="utf-8") as fh:
-        for event in events(nodes, edges, root_uid):
-            fh.write(Serde.to_json(event) + "\n")
+        for root in root_uids:
+            for event in events(nodes, edges, root):
+                fh.write(Serde.to_json(event) + "\n")
     return str(out)

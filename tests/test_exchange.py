@@ -138,3 +138,28 @@ def test_lineage_import_reads_prov_json_back(lin, tmp_path, cli_env):
     bad.write_text((SAMPLES / "pegasus" / "blackdiamond-4.0.bp").read_text())
     out = CliRunner(env=cli_env).invoke(cli.main, ["import", str(bad)])
     assert out.exit_code == 3, out.output
+
+
+def test_a_diffs_two_sides_export_as_one_document(lin, tmp_path, cli_env):
+    import shutil
+    import sqlite3
+
+    second = tmp_path / "second.stampede.db"
+    shutil.copy(SAMPLES / "pegasus" / "process_wf_failure.stampede.db", second)
+    with sqlite3.connect(second) as conn:
+        conn.execute("UPDATE workflow SET wf_uuid = 'f84f05fc-0000-0000-0000-000000000002'")
+    lin.load([SAMPLES / "pegasus" / "process_wf_failure.stampede.db", second])
+    a = "pegasus:workflow:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3"
+    b = "pegasus:workflow:f84f05fc-0000-0000-0000-000000000002"
+    out = CliRunner(env=cli_env).invoke(cli.main, ["export", a, b, "-o", str(tmp_path / "ab.json")])
+    assert out.exit_code == 0, out.output
+    doc = ProvDocument.deserialize(str(tmp_path / "ab.json"), format="json")
+    ids = {str(r.identifier) for r in doc.get_records()}
+    one_a = {str(r.identifier) for r in ProvDocument.deserialize(
+        lin.export(a, tmp_path / "a.json"), format="json").get_records()}
+    assert one_a < ids and any("f84f05fc-0000" in i for i in ids - one_a)
+    events = tmp_path / "ab.jsonl"
+    lin.export([a, b], events, fmt="openlineage")
+    run_ids = {json.loads(line)["run"]["runId"] for line in events.read_text().splitlines()}
+    from lineage.openlineage import run_id
+    assert {run_id(a), run_id(b)} <= run_ids
