@@ -348,3 +348,15 @@ def test_export_with_links_round_trips_the_links(linked, tmp_path, cli_env):
     after = links_in(lin)
     assert after and set(after) <= set(before)
     assert (XALT_ANALYZE, "RAN_WITHIN", run.ATTEMPT) in after
+
+
+def test_a_run_without_its_end_record_still_holds_what_started_later():
+    """An XALT run whose end record never came (killed, or still running) is open-ended: a
+    Chimbuko run that started hours later on its host is still inside it."""
+    short = x("r0", 0, end=5, exec_path="/a/xgc", host="n1")  # makes the bucket's longest 5 s
+    open_ended = {"uid": "r1", "start_time": 100.0, "end_time": None, "exec_path": "/a/xgc",
+                  "host": "n1"}
+    chim = {"uid": "c", "hosts": ["n1"], "executables": ["/a/xgc"], "command_lines": [],
+            "first_start_us": 7_300_000_000}  # two hours later
+    [l] = match(Inputs(xalt=[short, open_ended], chimbuko=[chim]), ["instrumented_run"]).links
+    assert (l.start, l.end) == ("c", "r1")

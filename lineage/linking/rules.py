@@ -149,6 +149,10 @@ class _Intervals:
     ...                 lambda r: [r["k"]])
     >>> [r["uid"] for r in ix.running("x", 22, skew=1)], ix.running("y", 22, 1)
     (['b'], [])
+    >>> still = _Intervals([{"uid": "c", "k": "x", "start_time": 0, "end_time": None}],
+    ...                    lambda r: [r["k"]])
+    >>> [r["uid"] for r in still.running("x", 10**6, skew=1)]  # no end yet: still running
+    ['c']
     """
 
     def __init__(self, rows: Iterable[dict], keys: Callable[[dict], Iterable]):
@@ -159,24 +163,25 @@ class _Intervals:
             for key in keys(row):
                 if key is not None:
                     buckets[key].append(row)
-        self._starts, self._rows, self._longest = {}, {}, {}
+        self._starts, self._rows, self._longest, self._open = {}, {}, {}, {}
         for key, rows_ in buckets.items():
-            rows_.sort(key=lambda r: r["start_time"])
-            self._rows[key] = rows_
-            self._starts[key] = [r["start_time"] for r in rows_]
-            self._longest[key] = max(_end(r) - r["start_time"] for r in rows_)
+            ended = sorted((r for r in rows_ if r.get("end_time") is not None),
+                           key=lambda r: r["start_time"])
+            self._rows[key] = ended
+            self._starts[key] = [r["start_time"] for r in ended]
+            self._longest[key] = max((_end(r) - r["start_time"] for r in ended), default=0.0)
+            self._open[key] = [r for r in rows_ if r.get("end_time") is None]
 
     def running(self, key, t: float, skew: float) -> list[dict]:
         """The records of ``key`` whose [start - skew, end + skew] holds ``t`` (a record
         with no end time is taken to run until it is known otherwise)."""
-        rows = self._rows.get(key)
-        if not rows:
+        if key not in self._rows:
             return []
-        starts = self._starts[key]
+        rows, starts = self._rows[key], self._starts[key]
         hi = bisect.bisect_right(starts, t + skew)
         lo = bisect.bisect_left(starts, t - skew - self._longest[key])
-        return [r for r in rows[lo:hi] if r.get("end_time") is None
-                or r["end_time"] + skew >= t]
+        return ([r for r in rows[lo:hi] if r["end_time"] + skew >= t]
+                + [r for r in self._open[key] if r["start_time"] - skew <= t])
 
 
 def _end(row: dict) -> float:
