@@ -177,8 +177,18 @@ class Lineage:
             "loads": loads,
         }
 
-    def reset(self) -> int:
-        """Delete every node and relationship (the schema stays); returns nodes deleted."""
+    def reset(self, force: bool = False) -> int:
+        """Delete every node and relationship (the schema stays); returns nodes deleted.
+
+        Refuses (:class:`~lineage.loads.BusyError`, naming the input and the writing
+        process) while a load is writing; ``force=True`` interrupts such loads first: each
+        removes what it wrote and fails with :class:`~lineage.errors.LoadInterrupted`.
+        """
+        driver, database = self.graph.driver, self.graph.database
+        if force:
+            loads.interrupt_writes(driver, database, "reset")
+        else:
+            loads.refuse_if_written(driver, database, "reset the graph")
         before = self.graph.run("MATCH (n) RETURN count(n) AS n")[0]["n"]
         with self.graph.driver.session(database=self.graph.database) as session:
             # CALL ... IN TRANSACTIONS needs an auto-commit transaction (session.run)

@@ -623,12 +623,15 @@ def report(uid, output, depth, max_nodes):
 
 @main.command()
 @click.option("--yes", is_flag=True, help="Confirm: delete every node and relationship.")
-def reset(yes):
+@click.option("--force", is_flag=True,
+              help="Also while a load is writing: it is interrupted, removes what it wrote "
+                   "and fails (without --force, reset refuses and names the load).")
+def reset(yes, force):
     """Empty the graph (the schema stays)."""
     if not yes:
         raise click.UsageError("reset deletes the whole graph; pass --yes to confirm")
     with _connect() as lin:
-        count = lin.reset()
+        count = lin.reset(force=force)
     click.echo(f"deleted {count} nodes")
 
 

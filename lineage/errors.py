@@ -47,6 +47,11 @@ class InputsFailed(ParseError):
         return self.args[0]
 
 
+class LoadInterrupted(LineageError):
+    """A load whose graph was reset (``reset --force``) while it wrote: what it wrote after
+    the reset was removed again; load the input again."""
+
+
 class UnknownFormatError(LineageError):
     """A file whose format could not be detected (and no --source was given)."""
 

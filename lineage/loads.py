@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import socket
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -175,6 +177,103 @@ def find(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
     return [dict(r) for r in records]
 
 
+def begin_write(driver: Driver, database: str | None, lid: str, tag: str, path: str,
+                format_name: str) -> None:
+    """Mark load ``lid`` of input ``path`` as being written (version ``tag``, by this host
+    and process): ``reset`` and ``unload`` refuse while the mark stands and its process
+    lives."""
+    driver.execute_query(
+        "MERGE (l:Load {uid: $uid}) SET l.id = $id, l.path = $path, l.format = $format, "
+        "l.writing = $tag, l.writing_since = $now, l.writer = $writer",
+        uid=load_uid(lid), id=lid, path=path, format=format_name, tag=tag, now=time.time(),
+        writer=this_writer(), database_=database)
+
+
+def end_write(driver: Driver, database: str | None, lid: str, tag: str,
+              props: dict[str, Any] | None = None) -> bool:
+    """Take off the mark of :func:`begin_write` and record ``props`` on the load, in one
+    transaction; False (nothing recorded) when the mark was no longer there: a forced
+    reset or another writer took it while this one wrote."""
+    props = {k: v for k, v in (props or {}).items() if v is not None}
+    records, _, _ = driver.execute_query(
+        "MATCH (l:Load {uid: $uid}) WHERE l.writing = $tag "
+        "REMOVE l.writing, l.writing_since, l.writer "
+        "SET l += $props, l.times_loaded = coalesce(l.times_loaded, 0) + "
+        "CASE WHEN size(keys($props)) > 0 THEN 1 ELSE 0 END "
+        "RETURN count(l) AS held",
+        uid=load_uid(lid), tag=tag, props=props, database_=database)
+    return records[0]["held"] > 0
+
+
+def this_writer() -> str:
+    """``host:pid`` of this process, as written on the loads it is writing."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _alive(writer: str | None) -> bool:
+    """Whether the process named by ``writer`` may still be writing: any process on another
+    host (it cannot be checked from here), a live process on this one.
+
+    >>> _alive(this_writer()), _alive(f"{socket.gethostname()}:999999999")
+    (True, False)
+    """
+    host, _, pid = (writer or "").rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
+def being_written(driver: Driver, database: str | None, lid: str | None = None) -> list[dict]:
+    """The loads (all, or ``lid``) whose writer is writing now: ``{path, format, writer,
+    since}``. A mark left by a process of this host that has gone (a killed load) does not
+    count."""
+    records, _, _ = driver.execute_query(
+        "MATCH (l:Load) WHERE l.writing IS NOT NULL AND ($uid IS NULL OR l.uid = $uid) "
+        "RETURN l.path AS path, l.format AS format, l.writer AS writer, "
+        "l.writing_since AS since ORDER BY l.writing_since",
+        uid=load_uid(lid) if lid else None, database_=database, routing_="r")
+    return [dict(r) for r in records if _alive(r["writer"])]
+
+
+def interrupt_writes(driver: Driver, database: str | None, why: str) -> int:
+    """Take the write marks off every load (first step of a forced reset): each writer finds
+    its mark gone when it finishes, removes what it wrote and reports ``why``."""
+    records, _, _ = driver.execute_query(
+        "MATCH (l:Load) WHERE l.writing IS NOT NULL "
+        "REMOVE l.writing, l.writing_since, l.writer SET l.interrupted = $why "
+        "RETURN count(l) AS n", why=why, database_=database)
+    return records[0]["n"]
+
+
+def _utc(seconds: float | None) -> str:
+    """>>> _utc(0)
+    '1970-01-01T00:00:00Z'
+    """
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds)) if seconds else "?"
+
+
+class BusyError(LineageError):
+    """A reset or unload refused because a load is writing."""
+
+
+def refuse_if_written(driver: Driver, database: str | None, action: str,
+                      lid: str | None = None) -> None:
+    """Raise :class:`BusyError` naming each load being written now."""
+    busy = being_written(driver, database, lid)
+    if busy:
+        names = "; ".join(f"{b['path']} ({b['format']}, by process {b['writer']} since "
+                          f"{_utc(b['since'])})" for b in busy)
+        raise BusyError(f"cannot {action} while a load is writing: {names}. Wait for it to "
+                        "finish, or stop it first; --force interrupts it (the load then "
+                        "removes what it wrote and fails)")
+
+
 def unload(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
     """Remove what only the named load(s) stated; each ``:Load`` keeps its history with
     status ``unloaded``. Raises :class:`LineageError` when nothing matches."""
@@ -182,6 +281,9 @@ def unload(driver: Driver, database: str | None, load_or_path: str) -> list[dict
     if not found:
         raise LineageError(f"no load {load_or_path!r} in the graph "
                            "(see `lineage stats` for the loads and their paths)")
+    for entry in found:
+        refuse_if_written(driver, database, f"unload {entry['path']}",
+                          entry["id"] or entry["uid"].removeprefix("load:"))
     out = []
     for entry in found:
         lid = entry["id"] or entry["uid"].removeprefix("load:")

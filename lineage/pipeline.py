@@ -27,7 +27,7 @@ from typing import Callable, Iterable, Iterator
 from . import loads, model
 from .sources import SOURCES
 from .sources import registry as loaders
-from .errors import InputsFailed, LineageError, ParseError, UnknownFormatError
+from .errors import InputsFailed, LineageError, LoadInterrupted, ParseError, UnknownFormatError
 from .sources.base import Format, LoadReport
 from .records import Edge, Node, as_json
 from .redact import redact_url
@@ -359,17 +359,25 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
         exc.result = result
         raise
     try:
-        _write_version(writer, lid, before, spool, result, report)
+        _write_version(writer, lid, before, spool, result, report,
+                       lambda: _final_props(result, started, t0, options, lid, before))
     finally:
         spool.close()
+    if result.status == "empty":
+        loads.record(driver, database, lid, _final_props(result, started, t0, options, lid,
+                                                         before))
+    return result
+
+
+def _final_props(result: LoadResult, started: float, t0: float, options: LoadOptions,
+                 lid: str, before: "loads.Previous") -> dict:
     result.seconds = time.perf_counter() - t0
     props = _load_props(result, started)
     if result.status == "loaded":
         props.update(sha256=result.sha256, version=before.version + 1,
                      options=options.as_json(),
                      tag=loads.tag_of(lid, before.version + 1), changes=as_json(result.changes))
-    loads.record(driver, database, lid, props)
-    return result
+    return props
 
 
 def _options(options: LoadOptions | None, lenient: bool) -> LoadOptions:
@@ -378,7 +386,10 @@ def _options(options: LoadOptions | None, lenient: bool) -> LoadOptions:
 
 
 def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: "_Spool",
-                   result: LoadResult, report: LoadReport) -> None:
+                   result: LoadResult, report: LoadReport, final_props: Callable[[], dict]) -> None:
+    """Write the spooled records under a new version; the load's final record is written
+    in one transaction with taking off the write mark, so a forced reset either comes
+    before it (this load fails and removes what it wrote) or deletes it whole."""
     tag = loads.tag_of(lid, before.version + 1)
     result.nodes, result.edges = spool.node_counts, spool.edge_counts
     result.report = report.summary()
@@ -388,22 +399,48 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: "_
         return
     duplicates = _duplicates(writer, spool, lid, report)
     result.report = report.summary()
+    driver, database = writer.driver, writer.database
+    loads.begin_write(driver, database, lid, tag, result.path, result.format)
     try:
         result.write.add(writer.write_nodes(
             (n for n in spool.iter_nodes() if n.uid not in duplicates), tag))
         result.write.add(writer.write_edges(
             (e for e in spool.iter_edges()
              if e.start not in duplicates and e.end not in duplicates), tag))
+        released = loads.release(driver, database, lid, keep=tag)
+        result.changes = loads.changes(driver, database, lid, tag, released)
+        result.status = "loaded"
+        if not loads.end_write(driver, database, lid, tag, final_props()):
+            raise LoadInterrupted(_interrupted(result.path))
     except BaseException as exc:
-        result.status, result.error = "failed", f"write failed: {exc}"
+        cause = exc
+        if not isinstance(exc, LoadInterrupted) and _mark_gone(driver, database, lid, tag):
+            exc = LoadInterrupted(_interrupted(result.path))
+        result.status, result.error = "failed", (
+            str(exc) if isinstance(exc, LoadInterrupted) else f"write failed: {exc}")
+        if isinstance(exc, LoadInterrupted):  # the graph no longer holds earlier versions
+            before = loads.Previous()
         try:  # retract what this version wrote, so no partial input stays in the graph
-            loads.release(writer.driver, writer.database, lid, only=tag)
+            loads.release(driver, database, lid, only=tag)
         finally:
-            _record_attempt(writer.driver, writer.database, lid, before, result, time.time())
-        raise
-    released = loads.release(writer.driver, writer.database, lid, keep=tag)
-    result.changes = loads.changes(writer.driver, writer.database, lid, tag, released)
-    result.status = "loaded"
+            _record_attempt(driver, database, lid, before, result, time.time())
+        if exc is cause:
+            raise
+        raise exc from cause
+
+
+def _interrupted(path: str) -> str:
+    return (f"{path}: the graph was reset (reset --force) while this input was being "
+            "written; what this load wrote was removed again: load it again")
+
+
+def _mark_gone(driver, database, lid: str, tag: str) -> bool:
+    """After a failed write: True when the write mark was taken off (a forced reset), so
+    the failure is the reset's doing; else the mark is taken off here."""
+    try:
+        return not loads.end_write(driver, database, lid, tag)
+    except Exception:  # the server is gone: the write error itself is the news
+        return False
 
 
 def _duplicates(writer: Writer, spool: "_Spool", lid: str, report: LoadReport) -> set[str]:

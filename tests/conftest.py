@@ -69,7 +69,7 @@ def session_lineage(neo4j_settings):
 @pytest.fixture
 def lin(session_lineage) -> Lineage:
     """A connected API handle on an empty graph."""
-    session_lineage.reset()
+    session_lineage.reset(force=True)  # a test's load left writing must not block the next
     return session_lineage
 
 
