@@ -20,6 +20,8 @@ from neo4j.graph import Path as NeoPath
 from neo4j.graph import Relationship as NeoRelationship
 from neo4j.time import Date, DateTime, Duration, Time
 
+import time
+
 from . import server
 from .errors import LineageError
 from .redact import redact_url
@@ -102,6 +104,30 @@ def check_uri(uri: str) -> None:
                            "NEO4J_USERNAME and NEO4J_PASSWORD, not in the URI")
 
 
+#: Neo4j refuses every login for ``dbms.security.auth_lock_time`` (5 s by default) after
+#: three wrong passwords in a row, whoever sent them.
+AUTH_LOCK_SECONDS = 5.5
+RATE_LIMITED = "Neo.ClientError.Security.AuthenticationRateLimit"
+
+
+def _verify(driver: Driver) -> None:
+    """Check the connection and the login; a login refused because someone tried wrong
+    passwords just before is tried once more after the lock time, then explained."""
+    for attempt in (1, 2):
+        try:
+            driver.verify_connectivity()
+            return
+        except ClientError as exc:
+            if exc.code != RATE_LIMITED:
+                raise
+            if attempt == 2:
+                raise LineageError(
+                    "Neo4j refuses logins for a few seconds because wrong passwords were "
+                    "tried for this user just before (another client with an old password?); "
+                    "try again shortly") from exc
+            time.sleep(AUTH_LOCK_SECONDS)
+
+
 class Graph:
     """A connection to the lineage graph.
 
@@ -122,7 +148,11 @@ class Graph:
         driver = GraphDatabase.driver(
             settings.uri, auth=(settings.user, settings.password), notifications_min_severity="OFF"
         )
-        driver.verify_connectivity()
+        try:
+            _verify(driver)
+        except BaseException:
+            driver.close()
+            raise
         return cls(driver, settings.database, settings)
 
     def run(self, cypher: str, params: dict | None = None, write: bool = False) -> list[dict]:

@@ -417,7 +417,7 @@ def start(state: Path | None = None, timeout: float = START_TIMEOUT) -> dict:
     lib = install()
     bolt = _pick(DEFAULT_BOLT_PORT, set())
     http = _pick(DEFAULT_HTTP_PORT, {bolt})
-    write_config(paths, bolt, http)
+    write_config(paths, bolt, http)  # neo4j-admin reads it too
     if not (paths.data_dir / "dbms" / "auth.ini").exists() or not paths.password_file.exists():
         if (paths.data_dir / "dbms" / "auth.ini").exists():
             raise ServerError(
@@ -425,6 +425,32 @@ def start(state: Path | None = None, timeout: float = START_TIMEOUT) -> dict:
                 f"remove {paths.root} to start afresh (its graph is lost)"
             )
         _set_initial_password(java, lib, paths)
+    deadline = time.monotonic() + timeout
+    tried = {bolt, http}
+    for _ in range(PORT_ATTEMPTS):
+        if _launch(java, lib, paths, bolt, http, deadline):
+            return status(state)
+        bolt = _pick(DEFAULT_BOLT_PORT, tried)
+        http = _pick(DEFAULT_HTTP_PORT, tried | {bolt})
+        tried |= {bolt, http}
+    raise ServerError(f"Neo4j could not bind its ports (tried {sorted(tried)}): other "
+                      f"servers took them while it started:\n{_tail(paths)}")
+
+
+#: Starts tried with fresh ports when another process took the chosen ones meanwhile (two
+#: users starting servers at once on a login node).
+PORT_ATTEMPTS = 3
+
+
+def _launch(java: str, lib: Path, paths: ServerPaths, bolt: int, http: int,
+            deadline: float) -> bool:
+    """Start the JVM on ``bolt``/``http`` and wait until it logs "Started." and our password
+    works. False when it could not bind its ports. Nothing connects before our own
+    server says it listens: a server another user started on the same port in the meantime
+    never sees our password (wrong logins would lock that user out for a while)."""
+    write_config(paths, bolt, http)
+    user_log = paths.logs_dir / "neo4j.log"
+    offset = user_log.stat().st_size if user_log.exists() else 0
     log_fd = os.open(paths.console_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     with os.fdopen(log_fd, "ab") as log:
         proc = subprocess.Popen(
@@ -436,18 +462,32 @@ def start(state: Path | None = None, timeout: float = START_TIMEOUT) -> dict:
     _write_private(paths.info_file, json.dumps(
         {"pid": proc.pid, "bolt_port": bolt, "http_port": http, "version": NEO4J_VERSION}
     ))
-    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
+            told = _since(user_log, offset) + _since(paths.console_log, 0)[-20000:]
+            if "already in use" in told or "BindException" in told:
+                return False
             raise ServerError(
                 f"Neo4j exited with status {proc.returncode} while starting; "
                 f"see {paths.logs_dir}:\n{_tail(paths)}"
             )
-        if _bolt_answers(bolt) and _auth_ready(bolt, password(state)):
-            return status(state)
+        if ("Started." in _since(user_log, offset) and _bolt_answers(bolt)
+                and _auth_ready(bolt, paths.password_file.read_text().strip())):
+            return True
         time.sleep(0.5)
     _terminate(proc.pid)
-    raise ServerError(f"Neo4j did not answer on Bolt within {timeout:.0f} s:\n{_tail(paths)}")
+    raise ServerError(f"Neo4j did not start within the time allowed "
+                      f"(LINEAGE_NEO4J_START_TIMEOUT):\n{_tail(paths)}")
+
+
+def _since(path: Path, offset: int) -> str:
+    """What ``path`` holds past byte ``offset`` ('' when it does not exist)."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def _auth_ready(port: int, secret: str) -> bool:

@@ -156,3 +156,88 @@ def test_generated_passwords_never_look_like_options():
     passwords = [new_password() for _ in range(2000)]
     assert not [p for p in passwords if p.startswith("-")]
     assert len(set(passwords)) == 2000 and min(map(len, passwords)) >= 32
+
+
+class _ForeignBolt:
+    """A listener standing in for another user's server on a port our start chose: counts
+    connections and whether any sent the Bolt handshake (a login would follow)."""
+
+    def __init__(self):
+        import threading
+
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.handshakes = 0
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(2)
+                try:
+                    if conn.recv(4) == b"\x60\x60\xb0\x17":
+                        self.handshakes += 1
+                except OSError:
+                    pass
+
+    def close(self):
+        self.sock.close()
+
+
+def test_a_port_taken_while_starting_is_left_alone_and_another_is_used(tmp_path, monkeypatch):
+    """Two servers starting at once on a login node can choose one free port; the one that
+    cannot bind must not log in to the other (its wrong password would lock the other user
+    out) and starts on fresh ports instead."""
+    foreign = _ForeignBolt()
+    real_pick = server._pick
+    first = []
+
+    def pick(preferred, taken):
+        if not first:  # the race: the port was free when checked, taken before the bind
+            first.append(foreign.port)
+            return foreign.port
+        return real_pick(preferred, taken)
+
+    monkeypatch.setattr(server, "_pick", pick)
+    monkeypatch.setenv("LINEAGE_NEO4J_HEAP", "512m")
+    monkeypatch.setenv("LINEAGE_NEO4J_PAGECACHE", "128m")
+    state = tmp_path / "state"
+    try:
+        info = server.start(state)
+        assert info["running"] and info["uri"] != f"bolt://127.0.0.1:{foreign.port}"
+        assert foreign.handshakes == 0
+        with GraphDatabase.driver(info["uri"], auth=(info["user"], server.password(state))) as d:
+            d.verify_connectivity()
+        told = (server.ServerPaths.under(state).logs_dir / "neo4j.log").read_text()
+        assert str(foreign.port) in told  # the first try really met the taken port
+    finally:
+        server.stop(state)
+        foreign.close()
+
+
+def test_a_login_locked_by_wrong_passwords_is_tried_again_after_the_lock(neo4j_settings):
+    """Neo4j locks a user's logins for 5 s after three wrong passwords, whoever sent them
+    (another user's client on a shared node, a stale password file): connecting waits the
+    lock out once instead of failing."""
+    from neo4j.exceptions import ClientError
+
+    from lineage.connection import RATE_LIMITED, Graph
+
+    for _ in range(3):  # (an earlier test's wrong login may already count)
+        with GraphDatabase.driver(neo4j_settings.uri, auth=(neo4j_settings.user, "wrong")) as d:
+            with pytest.raises(ClientError):
+                d.verify_connectivity()
+    with GraphDatabase.driver(neo4j_settings.uri,
+                              auth=(neo4j_settings.user, neo4j_settings.password)) as d:
+        with pytest.raises(ClientError) as locked:
+            d.verify_connectivity()
+    assert locked.value.code == RATE_LIMITED  # the right password is refused for now
+    with Graph.connect(neo4j_settings) as graph:
+        assert graph.run("RETURN 1 AS one") == [{"one": 1}]
