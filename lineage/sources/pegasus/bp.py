@@ -26,6 +26,7 @@ from ... import model
 from . import model as pegasus_model
 from ...records import Edge, Node, Record
 from . import mapping as pc
+from ..lines import bounded_lines
 from ..base import Format, LoadReport
 from .netlogger import BPSyntaxError, parse_line, parse_timestamp
 
@@ -574,39 +575,8 @@ def _check_redeclaration(state: _StreamState, ev: dict[str, str], lineno: int) -
 
 
 def utf8_lines(path: Path, report: LoadReport) -> Iterator[str]:
-    """Decoded lines; a line over :data:`MAX_LINE` bytes is never held in memory whole, and a
-    last line without its newline is reported as cut short (a truncated value would otherwise
-    make phantom nodes under truncated uids)."""
-    with open(path, "rb") as raw:
-        lineno = 0
-        while True:
-            data = raw.readline(MAX_LINE + 1)
-            if not data:
-                return
-            lineno += 1
-            if lineno == 1 and data.startswith(b"\xef\xbb\xbf"):
-                data = data[3:]  # a UTF-8 byte order mark
-            if len(data) > MAX_LINE and not data.endswith(b"\n"):
-                head = data[:60]
-                while data and not data.endswith(b"\n"):  # drain the rest of the line
-                    data = raw.readline(1 << 20)
-                report.skip(str(path), lineno, f"a line of at most {MAX_LINE} bytes",
-                            head.decode("utf-8", errors="replace"))
-                yield ""  # keep line numbers aligned; an empty line is ignored
-                continue
-            if not data.endswith(b"\n") and data.strip():
-                # only the last line can lack its newline: a stream cut mid-record (monitord
-                # still writing it, a copy cut short) whose values may be truncated
-                report.skip(str(path), lineno, "a last line ending in a newline (the stream "
-                            "looks cut short: a file still being written?)",
-                            data[-60:].decode("utf-8", errors="replace"))
-                yield ""
-                continue
-            try:
-                yield data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                report.skip(str(path), lineno, "UTF-8 text", f"byte {exc.start + 1}: {exc.reason}")
-                yield ""
+    """Decoded lines, bounded and checked for a cut-short end (see :mod:`..lines`)."""
+    return bounded_lines(path, report, MAX_LINE)
 
 
 def parse(path: Path, report: LoadReport) -> Iterator[Record]:

@@ -52,6 +52,7 @@ from typing import Iterable, Iterator
 from ...records import Record
 from . import mapping as sp
 from ..base import Format, LoadReport
+from ..lines import bounded_lines
 
 MAX_LINE = 4 * 1024 * 1024
 MAX_SCRIPT = 16 * 1024 * 1024
@@ -756,15 +757,15 @@ def read_lines(lines: Iterable[str], report: LoadReport, path: str = "<log>") ->
     return prov
 
 
-def _file_lines(path: Path) -> Iterator[str]:
-    with open(path, "rb") as fh:
-        for raw in fh:
-            yield raw.decode("utf-8", errors="replace").rstrip("\r\n")
+def _file_lines(path: Path, report: LoadReport) -> Iterator[str]:
+    for line in bounded_lines(path, report, MAX_LINE, errors="replace"):
+        yield line.rstrip("\r\n")
 
 
 def read_log(path: Path, report: LoadReport) -> SwiftProvenance:
-    """Read one log file (streamed line by line)."""
-    return read_lines(_file_lines(Path(path)), report, str(path))
+    """Read one log file (streamed line by line, never a line over :data:`MAX_LINE` whole;
+    a last line without its newline is reported as cut short)."""
+    return read_lines(_file_lines(Path(path), report), report, str(path))
 
 
 def detect(path: Path, head: bytes) -> bool:

@@ -41,6 +41,7 @@ from typing import Iterable, Iterator
 
 from ...records import Record
 from ..base import LoadReport
+from ..lines import bounded_lines
 from .mapping import record_to_graph
 
 TAG = "XALT_LOGGING"
@@ -268,6 +269,5 @@ def parse_syslog_lines(lines: Iterable[str], report: LoadReport) -> Iterator[Rec
 
 def parse_syslog(path: Path, report: LoadReport) -> Iterator[Record]:
     """A syslog file, streamed line by line (undecodable bytes survive as ``\\xNN``)."""
-    with open(path, "rb") as fh:
-        lines = (raw.decode("utf-8", errors="surrogateescape") for raw in fh)
-        yield from parse_syslog_lines(lines, report)
+    lines = bounded_lines(Path(path), report, MAX_LINE, errors="surrogateescape")
+    yield from parse_syslog_lines(lines, report)
