@@ -252,10 +252,12 @@ def interrupt_writes(driver: Driver, database: str | None, why: str) -> int:
 
 
 def _utc(seconds: float | None) -> str:
-    """>>> _utc(0)
-    '1970-01-01T00:00:00Z'
+    """ISO 8601 UTC, ``?`` when unknown.
+
+    >>> _utc(0), _utc(None)
+    ('1970-01-01T00:00:00Z', '?')
     """
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds)) if seconds else "?"
+    return "?" if seconds is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
 class BusyError(LineageError):
