@@ -8,9 +8,8 @@
 
 from __future__ import annotations
 
-import json
 import os
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from .writer import Writer, ensure_schema
 
 #: Query names answered in Python over a template's rows (see :mod:`lineage.analysis`).
 COMPUTED = tuple(analysis.COMPUTED)
+EXPORT_CHUNK = 10_000  # node uids per query while an export streams
 
 
 class Rows(list):
@@ -236,12 +236,17 @@ class Lineage:
         them: (nodes, edges). ``links`` adds what ``lineage link`` connected to those nodes
         in other systems (XALT runs, Chimbuko runs) and the nodes they touch (executables,
         libraries, hosts)."""
+        uids = self.subgraph_uids(uid, depth, links)
+        return self.query("nodes", uids=uids), self.query("subgraph_edges", uids=uids)
+
+    def subgraph_uids(self, uid: str, depth: int = 3, links: bool = False) -> list[str]:
+        """The uids of :meth:`subgraph`'s nodes (the starting node first)."""
         found = self.query("node", uid=uid)
         if not found:
             raise LineageError(f"no node with uid {uid!r} in the graph")
         if model.RUN_LABEL in found[0]["labels"]:
-            members = self.query("run_members", run=uid, max_depth=depth, limit=1_000_000)
-            uids = [uid] + [m["uid"] for m in members]
+            uids = [uid] + [m["uid"] for m in self.query("run_member_uids", run=uid,
+                                                         max_depth=depth)]
             # and what the run and its parts touched: hosts, users, executables, files
             uids = list(dict.fromkeys(uids + [r["uid"] for r in
                                               self.query("neighbours", uids=uids)]))
@@ -253,7 +258,16 @@ class Lineage:
             linked = [r["uid"] for r in self.query("cross/linked_to", uids=uids)]
             touched = [r["uid"] for r in self.query("neighbours", uids=linked)] if linked else []
             uids = list(dict.fromkeys(uids + linked + touched))
-        return self.query("nodes", uids=uids), self.query("subgraph_edges", uids=uids)
+        return uids
+
+    def stream(self, template_name: str, **params) -> Iterator[dict]:
+        """A template's rows one at a time, for answers too big to hold (exports).
+
+        >>> sum(1 for _ in lin.stream("nodes", uids=["host:nid1"]))  # doctest: +SKIP
+        1
+        """
+        template = templates.get(template_name)
+        return self.graph.stream(template.text, template.bind(params))
 
     def export(self, uid: str | list[str], output: str | os.PathLike, fmt: str = "prov-json",
                depth: int = 3, links: bool = False) -> str:
@@ -261,30 +275,33 @@ class Lineage:
         or GraphML, or a run as OpenLineage run events (``openlineage``, JSON Lines);
         ``links`` takes in what ``lineage link`` connected to it in other systems; several
         uids give the union of their subgraphs (a diff's two sides);
-        ``lineage load`` reads the PROV-JSON back. Returns the path.
+        ``lineage load`` reads the PROV-JSON back. Returns the path. PROV and GraphML
+        exports stream: memory holds the subgraph's uids, not its nodes and edges.
 
         >>> lin.export("pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556", "wf.json")  # doctest: +SKIP
         'wf.json'
         """
-        uids = [uid] if isinstance(uid, str) else list(uid)
-        nodes: dict[str, dict] = {}
-        edges: dict[tuple, dict] = {}
-        for one in uids:  # several: the union (a diff's two sides, say)
-            found_nodes, found_edges = self.subgraph(one, depth, links=links)
-            nodes.update((n["uid"], n) for n in found_nodes)
-            edges.update(((e["source"], e["type"], e["target"],
-                           json.dumps(e["properties"], sort_keys=True, default=str)), e)
-                         for e in found_edges)
+        starts = [uid] if isinstance(uid, str) else list(uid)
+        uids: dict[str, None] = {}
+        for one in starts:  # several: the union (a diff's two sides, say)
+            uids.update(dict.fromkeys(self.subgraph_uids(one, depth, links=links)))
+        every = list(uids)
         if fmt == "openlineage":
             from . import openlineage
 
-            for one in uids:
+            for one in starts:
                 if model.RUN_LABEL not in self.query("node", uid=one)[0]["labels"]:
                     raise LineageError(f"{one} is not a run: OpenLineage events describe runs "
                                        "(a workflow, a script run, an execution, a program "
                                        "run)")
-            return openlineage.write(list(nodes.values()), list(edges.values()), uids, output)
-        return exchange.write(list(nodes.values()), list(edges.values()), output, fmt)
+            return openlineage.write(self.query("nodes", uids=every),
+                                     self.query("subgraph_edges", uids=every), starts, output)
+        if fmt not in exchange.FORMATS:
+            raise ValueError(f"format {fmt!r}: expected one of "
+                             f"{', '.join(exchange.FORMATS + ('openlineage',))}")
+        nodes = (row for start in range(0, len(every), EXPORT_CHUNK)
+                 for row in self.stream("nodes", uids=every[start:start + EXPORT_CHUNK]))
+        return exchange.write(nodes, self.stream("subgraph_edges", uids=every), output, fmt)
 
     # ----------------------------------------------------------- reports
     def report(self, uid: str, output: str | os.PathLike, **options) -> str:

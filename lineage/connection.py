@@ -10,22 +10,23 @@ local server is used, and started if it is not running.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
-from neo4j import Driver, GraphDatabase, RoutingControl
+from neo4j import READ_ACCESS, Driver, GraphDatabase, RoutingControl
 from neo4j.exceptions import ClientError, TransientError
 from neo4j.graph import Node as NeoNode
 from neo4j.graph import Path as NeoPath
 from neo4j.graph import Relationship as NeoRelationship
 from neo4j.time import Date, DateTime, Duration, Time
 
-import time
-
 from . import server
 from .errors import LineageError
 from .redact import redact_url
 from . import settings as lineage_settings
+
+STREAM_FETCH_SIZE = 2000  # rows per Bolt PULL while streaming
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,14 @@ class Graph:
             routing_=RoutingControl.WRITE if write else RoutingControl.READ,
         )
         return [{k: to_plain(v) for k, v in r.items()} for r in records]
+
+    def stream(self, cypher: str, params: dict | None = None) -> Iterator[dict]:
+        """Rows of a read query one at a time as plain dicts; the driver fetches them in
+        batches of ``fetch_size``, so memory does not grow with the answer (exports)."""
+        with self.driver.session(database=self.database, default_access_mode=READ_ACCESS,
+                                 fetch_size=STREAM_FETCH_SIZE) as session:
+            for record in session.run(cypher, params or {}):
+                yield {k: to_plain(v) for k, v in record.items()}
 
     def run_collected(self, cypher: str, params: dict | None, columns: list[str]) -> list[dict]:
         """Run a read query whose columns are known and get its rows as one Bolt record

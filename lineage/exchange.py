@@ -1,5 +1,5 @@
 """Lineage that leaves the tool: a run or a node's ancestry as W3C PROV (PROV-JSON, PROV-N,
-through the ``prov`` package) or GraphML (through networkx).
+through the ``prov`` package) or GraphML, written as the rows stream in (bounded memory).
 
 Every node becomes a PROV element of its role (``lineage:kind``, ``lineage:uid`` and its
 properties as ``lineage:<name>`` attributes; lists as JSON text under ``lineage:list__<name>``;
@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
+import shutil
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Iterator
 from urllib.parse import quote
+from xml.sax.saxutils import escape, quoteattr
 
 from . import model
 from .sources.prov.mapping import LIST_PREFIX, NAMESPACE, PREFIX, RELATIONS
@@ -88,32 +92,150 @@ def _relation(doc, edge: dict) -> None:
         doc.wasInfluencedBy(start, end, other_attributes={**attrs, f"{PREFIX}:type": edge["type"]})
 
 
-def to_graphml(nodes: list[dict], edges: list[dict], path: str | Path) -> None:
-    """Write the subgraph as GraphML (lists and maps as JSON text: GraphML holds scalars)."""
-    import networkx as nx
-
-    def flat(props: dict) -> dict:
-        return {k: (json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v)
-                for k, v in props.items() if v is not None}
-
-    graph = nx.MultiDiGraph()
-    for node in nodes:
-        graph.add_node(node["uid"], **flat({**(node.get("properties") or {}),
-                                            "kind": node["kind"]}))
-    for edge in edges:
-        graph.add_edge(edge["source"], edge["target"],
-                       **flat({**(edge.get("properties") or {}), "type": edge["type"]}))
-    nx.write_graphml(graph, str(path))
+BATCH = 1000  # elements per ProvDocument while streaming: memory does not grow with the export
+_INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-def write(nodes: list[dict], edges: list[dict], path: str | Path, fmt: str) -> str:
-    """Write the subgraph to ``path`` as ``fmt`` (prov-json, prov-n, graphml); returns it."""
+def _batches(rows: Iterable[dict], size: int = BATCH) -> Iterator[list[dict]]:
+    batch: list[dict] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def write_prov_json(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path) -> None:
+    """PROV-JSON, streamed: each batch of elements is encoded by the ``prov`` package and its
+    entries spooled per section; the document is assembled from the spools at the end (a
+    JSON object's sections cannot be interleaved). Relations get document-wide ``_:idN``."""
+    from prov.serializers.provjson import encode_json_document
+
+    with tempfile.TemporaryDirectory(prefix="lineage-export-") as spool_dir:
+        spools: dict[str, Any] = {}
+        relation_ids = 0
+        try:
+            for rows, are_edges in ((nodes, False), (edges, True)):
+                for batch in _batches(rows):
+                    doc = to_prov([], batch) if are_edges else to_prov(batch, [])
+                    for section, entries in encode_json_document(doc).items():
+                        if section == "prefix":
+                            continue
+                        spool = spools.get(section)
+                        if spool is None:
+                            spool = spools[section] = open(
+                                Path(spool_dir) / f"{len(spools)}.json", "w+", encoding="utf-8")
+                        for key, value in entries.items():
+                            if key.startswith("_:"):
+                                relation_ids += 1
+                                key = f"_:id{relation_ids}"
+                            spool.write(("" if spool.tell() == 0 else ",\n")
+                                        + json.dumps(key, ensure_ascii=False) + ": "
+                                        + json.dumps(value, ensure_ascii=False))
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(json.dumps({"prefix": {PREFIX: NAMESPACE}})[:-1])
+                for section, spool in spools.items():
+                    out.write(f", {json.dumps(section)}: {{\n")
+                    spool.seek(0)
+                    shutil.copyfileobj(spool, out)
+                    out.write("}")
+                out.write("}\n")
+        finally:
+            for spool in spools.values():
+                spool.close()
+
+
+def write_prov_n(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path) -> None:
+    """PROV-N, streamed: the ``prov`` package writes each batch's statements."""
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(f"document\n  prefix {PREFIX} <{NAMESPACE}>\n\n")
+        for rows, are_edges in ((nodes, False), (edges, True)):
+            for batch in _batches(rows):
+                doc = to_prov([], batch) if are_edges else to_prov(batch, [])
+                lines = doc.get_provn().split("\n")
+                body = [line for line in lines[1:-1]
+                        if line.strip() and not line.lstrip().startswith("prefix ")]
+                out.write("\n".join(body) + "\n")
+        out.write("endDocument\n")
+
+
+def _graphml_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "long"
+    if isinstance(value, float):
+        return "double"
+    return "string"
+
+
+def _widen(old: str | None, new: str) -> str:
+    if old is None or old == new:
+        return new
+    if {old, new} == {"long", "double"}:
+        return "double"
+    return "string"
+
+
+def _graphml_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, dict)):
+        value = json.dumps(value, ensure_ascii=False)
+    # XML 1.0 cannot hold most control characters, not even as references: shown as escapes
+    return _INVALID_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", str(value))
+
+
+def write_graphml(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path) -> None:
+    """GraphML, streamed (networkx reads it back; lists and maps as JSON text, since GraphML
+    holds scalars). Elements are spooled while their attribute keys and types are collected;
+    the key declarations, which GraphML puts first, are written at the end."""
+    keys: dict[tuple[str, str], list] = {}  # (for, name) -> [id, type]
+
+    def data(domain: str, props: dict) -> str:
+        parts = []
+        for name, value in props.items():
+            if value is None:
+                continue
+            entry = keys.setdefault((domain, name), [f"d{len(keys)}", None])
+            entry[1] = _widen(entry[1], "string" if isinstance(value, (list, dict))
+                              else _graphml_type(value))
+            parts.append(f'<data key="{entry[0]}">{escape(_graphml_text(value))}</data>')
+        return "".join(parts)
+
+    with tempfile.TemporaryFile("w+", encoding="utf-8", prefix="lineage-export-") as body:
+        for node in nodes:
+            body.write(f'<node id={quoteattr(_graphml_text(node["uid"]))}>'
+                       + data("node", {**(node.get("properties") or {}), "kind": node["kind"]})
+                       + "</node>\n")
+        for n, edge in enumerate(edges):
+            body.write(f'<edge id="e{n}" source={quoteattr(_graphml_text(edge["source"]))} '
+                       f'target={quoteattr(_graphml_text(edge["target"]))}>'
+                       + data("edge", {**(edge.get("properties") or {}), "type": edge["type"]})
+                       + "</edge>\n")
+        with open(path, "w", encoding="utf-8") as out:
+            out.write('<?xml version="1.0" encoding="utf-8"?>\n'
+                      '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
+                      'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                      'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+                      'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
+            for (domain, name), (key_id, kind) in keys.items():
+                out.write(f'<key id="{key_id}" for="{domain}" '
+                          f'attr.name={quoteattr(_graphml_text(name))} attr.type="{kind}"/>\n')
+            out.write('<graph edgedefault="directed">\n')
+            body.seek(0)
+            shutil.copyfileobj(body, out)
+            out.write("</graph>\n</graphml>\n")
+
+
+def write(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path, fmt: str) -> str:
+    """Write the subgraph to ``path`` as ``fmt`` (prov-json, prov-n, graphml); returns it.
+    ``nodes`` and ``edges`` may be generators: they are read once, in batches, and never held
+    whole (edges after nodes)."""
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    if fmt == "graphml":
-        to_graphml(nodes, edges, path)
-        return str(path)
-    doc = to_prov(nodes, edges)
-    text = doc.serialize(format="json") if fmt == "prov-json" else doc.get_provn()
-    Path(path).write_text(text, encoding="utf-8")
+    {"prov-json": write_prov_json, "prov-n": write_prov_n, "graphml": write_graphml}[fmt](
+        nodes, edges, path)
     return str(path)

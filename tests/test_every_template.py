@@ -14,7 +14,7 @@ from .conftest import SAMPLES
 
 ALL = templates.all_templates()
 #: templates that must find rows on the bundled samples (the generic ones)
-MUST_FIND = {"ancestors", "descendants", "nodes", "node", "runs", "run_members", "uids_like",
+MUST_FIND = {"ancestors", "descendants", "nodes", "node", "runs", "run_members", "run_member_uids", "uids_like",
              "edges_among", "member_runs"}
 
 

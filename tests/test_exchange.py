@@ -163,3 +163,51 @@ def test_a_diffs_two_sides_export_as_one_document(lin, tmp_path, cli_env):
     run_ids = {json.loads(line)["run"]["runId"] for line in events.read_text().splitlines()}
     from lineage.openlineage import run_id
     assert {run_id(a), run_id(b)} <= run_ids
+
+
+def test_streamed_exports_equal_the_documents_built_whole(lin, tmp_path, monkeypatch):
+    """Exports stream in batches (here 7 elements, so many batches and spooled sections): the
+    documents equal those the ``prov`` package and networkx build from the whole subgraph."""
+    from lineage import exchange
+
+    lin.load([BD])
+    nodes, edges = lin.subgraph(BD_WF)
+    monkeypatch.setattr(exchange, "BATCH", 7)
+    whole = exchange.to_prov(list(nodes), list(edges))
+    streamed = ProvDocument.deserialize(lin.export(BD_WF, tmp_path / "wf.json"), format="json")
+    assert len(streamed.get_records()) == len(nodes) + len(edges) > 7 * 10
+    assert streamed == whole
+    provn = (tmp_path / "wf.provn")
+    lin.export(BD_WF, provn, fmt="prov-n")
+    lines = provn.read_text().splitlines()
+    assert lines[0] == "document" and lines[-1] == "endDocument"
+    assert sorted(line.strip() for line in lines if line.strip()) == sorted(
+        line.strip() for line in whole.get_provn().splitlines() if line.strip())
+    graph = nx.read_graphml(lin.export(BD_WF, tmp_path / "wf.graphml", fmt="graphml"),
+                            force_multigraph=True)
+    for node in nodes:
+        props = {k: json.dumps(v, ensure_ascii=False) if isinstance(v, list) else v
+                 for k, v in node["properties"].items() if v is not None}
+        assert graph.nodes[node["uid"]] == {**props, "kind": node["kind"]}
+    read_edges = sorted((a, b, d["type"]) for a, b, d in graph.edges(data=True))
+    assert read_edges == sorted((e["source"], e["target"], e["type"]) for e in edges)
+
+
+def test_graphml_keeps_value_types_and_shows_control_characters_as_escapes(tmp_path):
+    from lineage import exchange
+
+    nodes = [
+        {"uid": "a<&\">'", "kind": "Host", "properties": {
+            "n": 3, "x": 1.5, "ok": True, "tags": ["p", "q"], "mixed": 1,
+            "text": "red \x1b[31m nul \x00 tab\tok <b>&amp;</b>"}},
+        {"uid": "b", "kind": "Host", "properties": {"n": 4, "x": 2, "ok": False, "mixed": "one"}},
+    ]
+    edges = [{"source": "a<&\">'", "target": "b", "type": "USED", "properties": {"weight": 0.5}}]
+    path = exchange.write(iter(nodes), iter(edges), tmp_path / "g.graphml", "graphml")
+    graph = nx.read_graphml(path, force_multigraph=True)
+    a, b = graph.nodes["a<&\">'"], graph.nodes["b"]
+    assert (a["n"], a["x"], a["ok"], b["n"], b["x"], b["ok"]) == (3, 1.5, True, 4, 2.0, False)
+    assert a["tags"] == '["p", "q"]' and (a["mixed"], b["mixed"]) == ("1", "one")
+    assert a["text"] == "red \\x1b[31m nul \\x00 tab\tok <b>&amp;</b>"
+    [(_, _, data)] = graph.edges(data=True)
+    assert data == {"type": "USED", "weight": 0.5}
