@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -236,6 +237,12 @@ def write(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path, fmt: s
     whole (edges after nodes)."""
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    {"prov-json": write_prov_json, "prov-n": write_prov_n, "graphml": write_graphml}[fmt](
-        nodes, edges, path)
+    target = Path(path)
+    partial = target.with_name(f".{target.name}.part")  # an export that fails leaves nothing
+    try:
+        {"prov-json": write_prov_json, "prov-n": write_prov_n, "graphml": write_graphml}[fmt](
+            nodes, edges, partial)
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
     return str(path)

@@ -211,3 +211,17 @@ def test_graphml_keeps_value_types_and_shows_control_characters_as_escapes(tmp_p
     assert a["text"] == "red \\x1b[31m nul \\x00 tab\tok <b>&amp;</b>"
     [(_, _, data)] = graph.edges(data=True)
     assert data == {"type": "USED", "weight": 0.5}
+
+
+def test_an_export_that_fails_midway_leaves_no_file(tmp_path):
+    from lineage import exchange
+
+    def rows():
+        yield {"uid": "a", "kind": "Host", "properties": {"name": "a"}}
+        raise ConnectionError("the server went away")
+
+    for fmt in exchange.FORMATS:
+        out = tmp_path / f"x.{fmt}"
+        with pytest.raises(ConnectionError):
+            exchange.write(rows(), iter([]), out, fmt)
+        assert list(tmp_path.iterdir()) == [], fmt
