@@ -27,6 +27,7 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape, quoteattr
 
 from . import model
+from .private_file import create_private
 from .sources.prov.mapping import LIST_PREFIX, NAMESPACE, PREFIX, RELATIONS
 
 FORMATS = ("prov-json", "prov-n", "graphml")
@@ -238,7 +239,9 @@ def write(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path, fmt: s
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
     target = Path(path)
-    partial = target.with_name(f".{target.name}.part")  # an export that fails leaves nothing
+    # an export that fails leaves nothing; only its owner can read it (it may quote an XALT
+    # environment or command lines, as reports do)
+    partial = create_private(target.with_name(f".{target.name}.part"))
     try:
         {"prov-json": write_prov_json, "prov-n": write_prov_n, "graphml": write_graphml}[fmt](
             nodes, edges, partial)

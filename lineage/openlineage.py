@@ -30,6 +30,7 @@ import uuid
 from pathlib import Path
 from typing import Iterator
 
+from .private_file import create_private
 from .sources.pegasus import model as pegasus_model
 from .sources.swift import model as swift_model
 
@@ -166,8 +167,7 @@ def write(nodes: list[dict], edges: list[dict], root_uids: list[str], path: str 
     path."""
     from openlineage.client.serde import Serde
 
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = create_private(path)  # 0600, as reports: events can quote command lines
     with open(out, "w", encoding="utf-8") as fh:
         for root in root_uids:
             for event in events(nodes, edges, root):

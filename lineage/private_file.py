@@ -1,5 +1,5 @@
-"""Files only their owner can read: reports and diff pages can show XALT environments and
-command lines, and HPC login nodes are shared by many users.
+"""Files only their owner can read: reports, diff pages and exports can show XALT
+environments and command lines, and HPC login nodes are shared by many users.
 
 >>> import os, tempfile
 >>> path = write_private(os.path.join(tempfile.mkdtemp(), "r.html"), "<p>x</p>")
@@ -23,3 +23,22 @@ def write_private(path: str | os.PathLike, text: str) -> str:
         os.fchmod(fh.fileno(), 0o600)  # O_TRUNC keeps an existing file's mode
         fh.write(text)
     return str(out)
+
+
+def create_private(path: str | os.PathLike) -> Path:
+    """Create ``path`` empty with mode 0600 (truncating an existing file and setting its mode),
+    creating its folder, so that a writer opening it afterwards (mode ``"w"`` keeps the mode)
+    never exposes a byte to other users. Returns the path.
+
+    >>> import tempfile
+    >>> oct(create_private(os.path.join(tempfile.mkdtemp(), "e.json")).stat().st_mode & 0o777)
+    '0o600'
+    """
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
+    return out

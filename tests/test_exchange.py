@@ -225,3 +225,19 @@ def test_an_export_that_fails_midway_leaves_no_file(tmp_path):
         with pytest.raises(ConnectionError):
             exchange.write(rows(), iter([]), out, fmt)
         assert list(tmp_path.iterdir()) == [], fmt
+
+
+@pytest.mark.parametrize("fmt", ["prov-json", "prov-n", "graphml", "openlineage"])
+def test_exports_are_readable_by_their_owner_only(lin, tmp_path, fmt):
+    """Exports quote command lines and, for XALT runs loaded with --env all, environments:
+    mode 0600 as reports, also over an existing world-readable file."""
+    import os
+    import stat
+
+    lin.load([XALT_RUN], xalt_env="all")
+    out = tmp_path / f"run.{fmt}"
+    out.write_text("old")
+    out.chmod(0o644)
+    lin.export("xalt:run:acc1af54-6d3c-4ada-8cac-4c8f6aad8bb5", out, fmt=fmt)
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
+    assert out.read_text() != "old" and [p.name for p in tmp_path.iterdir()] == [out.name]
