@@ -13,7 +13,7 @@ from typing import Iterable, Iterator
 
 from pathlib import Path
 
-from . import analysis, exchange, loads, model, templates
+from . import analysis, loads, model, templates
 from .errors import LineageError, TemplateError
 from .connection import Graph
 from .connection import Settings as ConnectionSettings
@@ -296,6 +296,8 @@ class Lineage:
                                        "run)")
             return openlineage.write(self.query("nodes", uids=every),
                                      self.query("subgraph_edges", uids=every), starts, output)
+        from . import exchange  # imported when used: it keeps the CLI's start-up short
+
         if fmt not in exchange.FORMATS:
             raise ValueError(f"format {fmt!r}: expected one of "
                              f"{', '.join(exchange.FORMATS + ('openlineage',))}")
