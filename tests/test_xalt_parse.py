@@ -11,7 +11,7 @@ from lineage.errors import ParseError
 from lineage.settings import LoadOptions, Settings
 from lineage.sources.base import LoadReport
 from lineage.sources.xalt.jsonfiles import parse_json
-from lineage.sources.xalt.mapping import check_crc, crc16_ccitt
+from lineage.sources.xalt.mapping import check_crc, crc16_ccitt, execution_uid
 from lineage.sources.xalt.syslog import parse_syslog, parse_syslog_lines
 from lineage.records import Edge, Node
 
@@ -269,14 +269,31 @@ def test_incomplete_syslog_record_is_reported_not_loaded(tmp_path):
     assert "link_1793664a" in warning and "missing idx [1]" in warning
 
 
-def test_malformed_syslog_chunk_line_is_an_error_unless_lenient():
-    lines = ["Jun 29 host XALT_LOGGING_s2: V:4 kind:run syshost:s2 key:k crcStr:0x1 nb:02 "
-             "idx:07 value:{}\n"]
-    with pytest.raises(ParseError):
-        list(parse_syslog_lines(lines, _syslog_report()))
-    report = _syslog_report(lenient=True)
-    assert list(parse_syslog_lines(lines, report)) == []
-    assert sum(report.skipped.values()) == 1
+@pytest.mark.parametrize("lenient", [False, True])
+def test_damaged_lines_and_records_in_a_syslog_are_skipped_and_counted(lenient):
+    """Each kind of damage to one line or record is skipped, counted and warned about with
+    its line, strict too (XALT's loader skips it); the whole records around it still load."""
+    good = syslog_lines(signed(sample_run()), f"run_strt_{RUN_UUID}")
+    no_uuid = json.dumps({**sample_run(), "userT": {"exec_path": "/bin/x"}})
+    damaged = [  # each item: the lines of one damaged line or record
+        ["Jun 29 host XALT_LOGGING_s2: V:4 kind:run syshost:s2 key:k crcStr:0x1 nb:02 "
+         "idx:07 value:{}\n"],                                              # idx past nb
+        ["Jun 29 host XALT_LOGGING_s2: V:4 kind:run syshost:s2 key:k2 nb:xx idx:00 value:{}\n"],
+        ["Jun 29 host XALT_LOGGING_s2: V:4 kind:run syshost:s2 key:k3 nb:01 idx:00\n"],  # no value
+        syslog_lines("not base64 zlib", key="k4", version=2),
+        syslog_lines('{"broken": "\\u00zz"}', key="k5"),
+        syslog_lines(no_uuid, key="k6"),                                    # run without uuid
+        syslog_lines(json.dumps({"what": "is this"}), key="k7"),            # unknown kind
+        ["Jun 29 host XALT_LOGGING_s2: garbage without a version\n"],
+    ]
+    report = _syslog_report(lenient=lenient)
+    lines = good[:1] + [line for item in damaged for line in item] + good[1:]
+    records = list(parse_syslog_lines(lines, report))
+    assert execution_uid(RUN_UUID) in {r.uid for r in records if isinstance(r, Node)}
+    assert sum(report.skipped.values()) == len(damaged), report.skipped
+    assert len(report.skipped) == 7  # the V:2 record inflates to text that is not JSON either
+    assert len([w for w in report.warnings if "expected" in w]) == len(damaged)
+    assert all("syslog" in w for w in report.warnings if "expected" in w)
 
 
 def test_start_and_end_records_share_the_execution():

@@ -315,9 +315,12 @@ def linked_kind(path: str) -> str:
 class _Graph:
     """Turns decoded records into records for the writer, noting what it saw in a report."""
 
-    def __init__(self, report: LoadReport, env: str):
+    def __init__(self, report: LoadReport, env: str, one_of_many: bool = False):
         self.report = report
         self.env = env
+        # a damaged record among many (a syslog) is skipped and counted, strict too, as
+        # XALT's loader does; a JSON file is one record: strict refuses it
+        self.skip = report.skip_record if one_of_many else report.skip
         self.counts = report.extra.setdefault("xalt", {})
 
     def count(self, key: str, n: int = 1) -> None:
@@ -369,7 +372,7 @@ class _Graph:
         link_t = rec.get("xaltLinkT") if isinstance(rec.get("xaltLinkT"), dict) else {}
         run_uuid = _str(user_t.get("run_uuid"))
         if not run_uuid:
-            self.report.skip(self.report.path, where, "userT.run_uuid in a run record",
+            self.skip(self.report.path, where, "userT.run_uuid in a run record",
                              json.dumps(sorted(user_t))[:200])
             return
         uid = execution_uid(run_uuid)
@@ -492,7 +495,7 @@ class _Graph:
         result = rec.get("resultT") if isinstance(rec.get("resultT"), dict) else {}
         build_uuid = _str(result.get("uuid"))
         if not build_uuid:
-            self.report.skip(self.report.path, where, "resultT.uuid in a link record",
+            self.skip(self.report.path, where, "resultT.uuid in a link record",
                              json.dumps(sorted(result))[:200])
             return
         self.count("link_records")
@@ -545,7 +548,7 @@ class _Graph:
         run_uuid = _str(rec.get("xalt_run_uuid"))
         name = _str(rec.get("package_name"))
         if not run_uuid or not name:
-            self.report.skip(self.report.path, where,
+            self.skip(self.report.path, where,
                              "xalt_run_uuid and package_name in a pkg record", "")
             return
         self.count("pkg_records")
@@ -561,8 +564,9 @@ class _Graph:
 
 
 def record_to_graph(rec: Any, raw: bytes | None, report: LoadReport, where: str,
-                    env: str | None = None) -> Iterator[Record]:
-    """Nodes and edges of one decoded XALT record; ``raw`` is its text for the crc check.
+                    env: str | None = None, one_of_many: bool = False) -> Iterator[Record]:
+    """Nodes and edges of one decoded XALT record; ``raw`` is its text for the crc check;
+    ``one_of_many`` (a syslog record): damage skips the record, strict too.
 
     >>> from lineage.sources.base import LoadReport
     >>> r = LoadReport("x", "xalt-json")
@@ -572,11 +576,12 @@ def record_to_graph(rec: Any, raw: bytes | None, report: LoadReport, where: str,
     ['xalt:package:python:numpy', 'xalt:run:u']
     """
     kind = record_kind(rec)
+    skip = report.skip_record if one_of_many else report.skip
     if kind is None:
-        report.skip(report.path, where, "an XALT run, link or pkg record",
+        skip(report.path, where, "an XALT run, link or pkg record",
                     json.dumps(sorted(rec))[:200] if isinstance(rec, dict) else type(rec).__name__)
         return
-    graph = _Graph(report, env_mode(env or report.options.xalt_env))
+    graph = _Graph(report, env_mode(env or report.options.xalt_env), one_of_many)
     crc = check_crc(raw) if raw is not None else ("missing" if "crc" not in rec else "unchecked")
     graph.count(f"crc_{crc}")
     if crc == "bad":

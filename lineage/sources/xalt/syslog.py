@@ -16,6 +16,12 @@ Records still missing chunks at the end of the file are reported (a warning each
 ``incomplete_records`` counter), not loaded: when a record straddles a log rotation,
 concatenate the files and load the result. Other lines are ignored and counted.
 
+A damaged line or record (a chunk line without its fields, a V:2 payload that does not
+inflate or inflates past the cap, broken JSON, a run record without its uuid, an unknown
+record kind) is skipped, counted and warned about with its line, in strict mode too: XALT's
+own ``xalt_syslog_to_db`` skips it, and the syslog's other records are whole. Only a cut-short
+last line stops a strict load (the file is still being written).
+
 >>> from lineage.sources.base import LoadReport
 >>> rec = '{"program":"R","xalt_run_uuid":"u9","package_name":"dplyr"}'
 >>> lines = [f"Jan 1 00:00:00 n1 XALT_LOGGING_s2: V:3 kind:pkg idx:1 nb:2 syshost:s2 "
@@ -129,8 +135,7 @@ class _Assembler:
         rest = after_tag[version.end():]
         cut = rest.find("value:")
         if cut < 0:
-            self.report.skip(self.report.path, lineno, "a 'value:' field in an XALT_LOGGING line",
-                             text[:200])
+            self.skip(lineno, "a 'value:' field in an XALT_LOGGING line", text[:200])
             return
         value = rest[cut + len("value:"):]
         fields: dict[str, str] = {}
@@ -142,11 +147,10 @@ class _Assembler:
             idx, nb = int(fields["idx"]), int(fields["nb"])
             key = fields["key"]
         except (KeyError, ValueError):
-            self.report.skip(self.report.path, lineno, "key, idx and nb fields (integers)",
-                             rest[:cut][:200])
+            self.skip(lineno, "key, idx and nb fields (integers)", rest[:cut][:200])
             return
         if not 0 <= idx < nb:
-            self.report.skip(self.report.path, lineno, f"0 <= idx < nb", f"idx {idx}, nb {nb}")
+            self.skip(lineno, f"0 <= idx < nb", f"idx {idx}, nb {nb}")
             return
         syshost = fields.get("syshost") or (host_from_tag.group(1) if host_from_tag else "")
         ident = (syshost, key, fields.get("crcStr", fields.get("crc", "")))
@@ -157,8 +161,8 @@ class _Assembler:
         if part is None:
             part = self.partial[ident] = _Partial(nb, int(version.group(1)), lineno)
         elif part.nb != nb:
-            self.report.skip(self.report.path, lineno, f"nb:{part.nb} like the record's other "
-                             f"chunks (key {key})", f"nb:{nb}")
+            self.skip(lineno, f"nb:{part.nb} like the record's other chunks (key {key})",
+                      f"nb:{nb}")
             return
         if idx in part.chunks:
             self.count("duplicate_chunks")
@@ -171,6 +175,11 @@ class _Assembler:
             del self.partial[ident]
             self.remember(ident)
             yield from self.complete(ident, part)
+
+    def skip(self, where: int | str, expected: str, found: str = "") -> None:
+        """One damaged line or record: skipped and counted, strict too (the other records
+        of the syslog are whole; XALT's own loader skips it as well)."""
+        self.report.skip_record(self.report.path, where, expected, found)
 
     def remember(self, ident: tuple[str, str, str]) -> None:
         self.done[ident] = None
@@ -187,8 +196,8 @@ class _Assembler:
                 text = inflate(base64.b64decode("".join(chunks))).decode(
                     "utf-8", errors="surrogateescape")
             except (binascii.Error, zlib.error, ValueError) as exc:
-                self.report.skip(self.report.path, where, "a zlib-compressed, base64-encoded "
-                                 "XALT record (V:2)", str(exc)[:200])
+                self.skip(where, "a zlib-compressed, base64-encoded XALT record (V:2)",
+                          str(exc)[:200])
                 return
             self.count("compressed_records")
         else:
@@ -202,23 +211,21 @@ class _Assembler:
         try:
             value = json.loads(text)
         except RecursionError:  # nested thousands deep: damaged, skipped like one
-            self.report.skip_record(self.report.path, where, "a JSON XALT record nested a "
-                                    "few levels deep", "deeper")
+            self.skip(where, "a JSON XALT record nested a few levels deep", "deeper")
             return
         except ValueError as exc:  # one damaged record: XALT's loader skips it too
-            self.report.skip_record(self.report.path, where, "a JSON XALT record",
-                                    str(exc)[:200])
+            self.skip(where, "a JSON XALT record", str(exc)[:200])
             return
         self.count("records")
         raw = text.encode("utf-8", errors="surrogateescape")
-        yield from record_to_graph(value, raw, self.report, where)
+        yield from record_to_graph(value, raw, self.report, where, one_of_many=True)
 
     def v1(self, after_tag: str, lineno: int) -> Iterator[Record]:
         """``syslogv1``: a whole record in one line, base64 (sometimes ``kind:host:b64``)."""
         m = _V1_KIND.search(after_tag)
         if m is None:
-            self.report.skip(self.report.path, lineno, "'V:n' or 'run:'/'link:'/'pkg:' after "
-                             "XALT_LOGGING", after_tag[:200])
+            self.skip(lineno, "'V:n' or 'run:'/'link:'/'pkg:' after XALT_LOGGING",
+                      after_tag[:200])
             return
         payload = after_tag[m.end():].strip()
         self.count("v1_lines")
@@ -234,8 +241,7 @@ class _Assembler:
                 pass
             text = raw.decode("utf-8", errors="surrogateescape")
         except (binascii.Error, ValueError) as exc:
-            self.report.skip(self.report.path, lineno, "a base64 XALT record (syslogv1)",
-                             str(exc)[:200])
+            self.skip(lineno, "a base64 XALT record (syslogv1)", str(exc)[:200])
             return
         yield from self.decode(text, f"line {lineno}")
 
