@@ -208,6 +208,24 @@ def test_template_function_profile(lin):
     assert row["normal_count"] == len(runtimes)
     assert math.isclose(row["normal_mean"], sum(runtimes.values()) / len(runtimes))
     assert row["normal_max"] == max(runtimes.values())
+    # the exclusive mean is over the normal executions that are records of their own (only
+    # they carry an exclusive runtime), and says how many those are
+    exclusive = {r["event_id"]: r["runtime_exclusive"] for r in recs
+                 if r["fid"] == fid and r["event_id"] in runtimes
+                 and r.get("runtime_exclusive") is not None}
+    assert row["normal_exclusive_count"] == len(exclusive)
+    if exclusive:
+        assert math.isclose(row["normal_exclusive_mean"],
+                            sum(exclusive.values()) / len(exclusive))
+    else:
+        assert row["normal_exclusive_mean"] is None
+    [busiest] = lin.query("MATCH (f:Function)<-[:EXECUTES]-(e:FunctionExecution) "
+                          "WHERE e.runtime_exclusive IS NOT NULL AND e.is_anomaly = false "
+                          "WITH f, count(e) AS n ORDER BY n DESC LIMIT 1 "
+                          "RETURN f.uid AS uid, f.name AS name, n")
+    [other] = [r for r in lin.query("chimbuko/function_profile", function=busiest["name"],
+                                    limit=1000) if r["uid"] == busiest["uid"]]
+    assert other["normal_exclusive_count"] == busiest["n"] <= other["normal_count"]
 
 
 def test_template_compare_runs(lin, tmp_path):
