@@ -307,6 +307,27 @@ def test_start_and_end_records_share_the_execution():
     assert runs[1].props["end_time"] == runs[0].props["start_time"] + 42.5
 
 
+@pytest.mark.parametrize("spelling", ["kind:b64", "kind:syshost:b64", "kind:zlib-b64",
+                                      "kind:json"])
+def test_every_syslogv1_spelling_gives_the_same_record(spelling):
+    """syslogv1 (no ``V:``): XALT 1.x wrote ``kind:<base64>``, some versions
+    ``kind:syshost:<base64>`` or the payload zlib-compressed, and the plain JSON was seen too."""
+    import base64
+    import zlib
+
+    pkg = signed({"program": "python", "xalt_run_uuid": "u7", "package_name": "numpy",
+                  "package_version": "2.0", "package_path": "/p"})
+    payload = {"kind:b64": base64.b64encode(pkg.encode()).decode(),
+               "kind:syshost:b64": "s2:" + base64.b64encode(pkg.encode()).decode(),
+               "kind:zlib-b64": base64.b64encode(zlib.compress(pkg.encode())).decode(),
+               "kind:json": pkg}[spelling]
+    report = _syslog_report()
+    records = list(parse_syslog_lines([f"Jan 1 n1 XALT_LOGGING_s2: pkg:{payload}\n"], report))
+    [package] = nodes(records, "Package").values()
+    assert (package.props["name"], package.props.get("version")) == ("numpy", "2.0")
+    assert report.extra["xalt_syslog"]["v1_lines"] == 1 and not report.skipped
+
+
 def test_syslogv1_line_and_duplicate_chunks():
     import base64
     pkg = signed({"program": "python", "xalt_run_uuid": "u7", "package_name": "numpy",
