@@ -211,6 +211,30 @@ def test_any_line_parses_or_raises_bp_syntax_error(text):
         assert all(isinstance(k, str) and isinstance(v, str) for k, v in out.items())
 
 
+def _outcome(parse, text):
+    try:
+        return parse(text)
+    except BPSyntaxError as exc:
+        return ("error", str(exc))
+
+
+#: text made of what BP lines are made of, so that near-misses (stray quotes, escapes at the
+#: end, keys without '=') are drawn often
+BP_ALPHABET = st.text(alphabet=st.sampled_from(list('ab_.:-1=" \\\t\r\nxé')), max_size=60)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=st.one_of(st.text(max_size=120), BP_ALPHABET,
+                      st.builds(lambda pairs, tail: bp_line(pairs, False, " ") + tail,
+                                st.dictionaries(KEYS, VALUES, max_size=5), BP_ALPHABET)))
+def test_the_fast_bp_parser_agrees_with_the_exact_one(text):
+    """parse_line (regular expressions) and parse_line_exactly (one character at a time)
+    give the same pairs, or the same error, on any line."""
+    from lineage.sources.pegasus.netlogger import parse_line_exactly
+
+    assert _outcome(parse_line, text) == _outcome(parse_line_exactly, text)
+
+
 @FUZZ
 @given(text=st.text(max_size=40))
 def test_any_timestamp_is_finite_or_a_value_error(text):
