@@ -6,7 +6,11 @@ under ``lineage:list__<name>``): it comes back as the same nodes and relationshi
 Elements of other tools' documents become ``ProvEntity`` / ``ProvActivity`` / ``ProvAgent``.
 PROV relations map to the lineage relations (:data:`RELATION_OF`); ``wasInfluencedBy`` with a
 ``lineage:type`` attribute carries the lineage relations PROV has no term for (``PART_OF``,
-``INSTANCE_OF``, ...).
+``INSTANCE_OF``, ...). A relation keeps its ``lineage:*`` attributes and a single
+``prov:role`` (as ``role``, where its relationship declares one); relationship types declare
+no attribute families, so any other attribute of a relation (``prov:time``, ``prov:plan``,
+``ex:note``, ...) is counted by relation and name under ``dropped_relation_attributes``, with
+one warning per document.
 
 >>> RELATION_OF["wasGeneratedBy"]
 'WAS_GENERATED_BY'
@@ -19,6 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from collections import Counter
 from typing import Any, Iterator
 
 from ... import model
@@ -43,6 +48,8 @@ RELATIONS = {
     "wasInfluencedBy": (None, "prov:influencee", "prov:influencer"),
 }
 RELATION_OF = {prov: rel for prov, (rel, _, _) in RELATIONS.items() if rel}
+#: At most this many (relation, attribute) keys are counted apart; the rest are summed.
+MAX_DROPPED_KEYS = 50
 GENERIC = {"prov:Entity": prov_model.PROV_ENTITY, "prov:Activity": prov_model.PROV_ACTIVITY,
            "prov:Agent": prov_model.PROV_AGENT}
 
@@ -114,29 +121,55 @@ def element_record(record, where: str) -> Node:
     return Node(kind, kind.uid(identifier), props)
 
 
-def relation_record(record, uids: dict[str, str], where: str) -> Edge | None:
+def relation_record(record, uids: dict[str, str],
+                    where: str) -> tuple[Edge | None, list[str]]:
     """The relationship of one PROV relation between elements of the document (None for a
-    relation this model has no term for)."""
+    relation this model has no term for), and the names of the attributes it does not keep
+    (see :func:`_keep_role`)."""
     name = record.get_type().localpart
     name = name[0].lower() + name[1:]
     spec = _relation_spec(name)
     if spec is None:
-        return None
+        return None, []
     rel_name, start_attr, end_attr = spec
     formal = {str(k): v for k, v in record.formal_attributes}
     start, end = formal.get(start_attr), formal.get(end_attr)
     if start is None or end is None:
         raise ValueError(f"{where}: a {name} without {start_attr} and {end_attr}")
-    _, _, props = _lineage_props([(str(k), v) for k, v in record.attributes])
+    attributes = [(str(k), v) for k, v in record.attributes]
+    _, _, props = _lineage_props(attributes)
     rel_name = props.pop("type", None) if rel_name is None else rel_name
     if rel_name is None or rel_name not in model.REL_TYPES:
-        return None
+        return None, []
+    rel = model.REL_TYPES[rel_name]
     key = props.pop("key", "")
+    foreign = [(n, v) for n, v in attributes
+               if not n.startswith(PREFIX + ":") and n not in (start_attr, end_attr)]
+    dropped = _keep_role(foreign, rel, props)
     try:
-        return Edge(model.REL_TYPES[rel_name], uids[str(start)], uids[str(end)], props, key=key)
+        edge = Edge(rel, uids[str(start)], uids[str(end)], props, key=key)
     except KeyError as exc:
         raise ValueError(f"{where}: {name} names {exc.args[0]}, which the document does not "
                          "declare") from None
+    return edge, dropped
+
+
+def _keep_role(foreign: list[tuple[str, Any]], rel, props: dict) -> list[str]:
+    """Put a relation's one ``prov:role`` on its edge as ``role`` when the relationship
+    declares ``role`` and ``lineage:role`` did not set it; the names of the other attributes
+    (none of which the relationship declares).
+
+    >>> props = {}
+    >>> _keep_role([("prov:role", "ex:input"), ("prov:time", 0)], model.USED, props), props
+    (['prov:time'], {'role': 'ex:input'})
+    >>> _keep_role([("prov:role", "ex:input")], model.WAS_GENERATED_BY, {})
+    ['prov:role']
+    """
+    roles = [value for name, value in foreign if name == "prov:role"]
+    if len(roles) == 1 and "role" in rel.props and "role" not in props:
+        props["role"] = str(_plain(roles[0]))
+        return [name for name, _ in foreign if name != "prov:role"]
+    return [name for name, _ in foreign]
 
 
 _PROV_NAMES = {"usage": "used", "generation": "wasGeneratedBy",
@@ -164,13 +197,34 @@ def document_records(document, report: LoadReport, path: str) -> Iterator[Record
                 relations.append((where, record))
         except ValueError as exc:
             report.skip(path, where, "a PROV element this model can hold", str(exc))
+    dropped: Counter = Counter()
     for where, record in relations:
         try:
-            edge = relation_record(record, uids, where)
+            edge, unkept = relation_record(record, uids, where)
         except ValueError as exc:
             report.skip(path, where, "a PROV relation between declared elements", str(exc))
             continue
         if edge is None:
             report.unknown_item(f"PROV {record.get_type()}")
         else:
+            relation = _PROV_NAMES.get(record.get_type().localpart.lower(),
+                                       str(record.get_type()))
+            dropped.update(f"{relation} {name}" for name in unkept)
             yield edge
+    _report_dropped(dropped, report, path)
+
+
+def _report_dropped(dropped: Counter, report: LoadReport, path: str) -> None:
+    """Count the relation attributes no edge keeps (``dropped_relation_attributes``, by
+    relation and attribute) and say so in one warning."""
+    if not dropped:
+        return
+    ranked = sorted(dropped.items(), key=lambda kv: (-kv[1], kv[0]))
+    counts = dict(ranked[:MAX_DROPPED_KEYS - 1] if len(ranked) > MAX_DROPPED_KEYS else ranked)
+    if len(counts) < len(ranked):
+        counts["(other attributes)"] = sum(n for _, n in ranked[len(counts):])
+    report.extra["dropped_relation_attributes"] = counts
+    listed = ", ".join(f"{k} ({n})" for k, n in ranked[:5])
+    more = f", ... ({len(ranked) - 5} more)" if len(ranked) > 5 else ""
+    report.warn(f"{path}: {sum(dropped.values())} attributes of PROV relations not kept, the "
+                f"model declares no such relationship property: {listed}{more}")

@@ -2,7 +2,10 @@
 documents that name no lineage kind (documents ``lineage export`` wrote keep their kinds).
 
 The element's PROV identifier is its uid part; its attributes become ``attr_<prefix>_<name>``
-properties, its ``prov:type`` values ``prov_type``.
+properties, its ``prov:type`` values ``prov_type``. Relations map to the shared PROV
+relationship types of :mod:`lineage.model.prov` (this module declares none), whose declared
+properties have no ``attr_`` family: a relation keeps one ``prov:role`` as ``role`` where the
+type declares it, and the reader counts its other attributes instead of storing them.
 
 >>> PROV_ENTITY.uid("ex:article")
 'prov:entity:ex:article'

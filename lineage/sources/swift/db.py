@@ -6,9 +6,11 @@ Reads, in one read-only transaction, the tables the importer fills: ``run``, ``s
 ``primitive``, ``dataset_containment``, ``dataset_in``/``dataset_out`` and the annotation
 tables ``annot_{script_run,function_call,app_exec,dataset}_{num,text}``. Tables other than
 ``run``, ``fun_call`` and ``ds`` may be missing (older databases): they are reported and
-skipped. The records are those the log loader makes (same uids and properties), through the
-shared model in :mod:`lineage.sources.swift.mapping`; annotations become ``annot_<key>``
-properties.
+skipped. A table present without the columns read from it is skipped too, with one warning,
+and listed under ``tables_missing_columns``; a table this reader does not know is counted as
+an unknown item and listed under ``unread_tables`` (views are not tables). The records are
+those the log loader makes (same uids and properties), through the shared model in
+:mod:`lineage.sources.swift.mapping`; annotations become ``annot_<key>`` properties.
 
 The URL is any libpq URL: ``postgresql://user@host:5432/provdb`` (``postgres://`` and
 ``postgresql+psycopg://`` are accepted too); the password may come from ``PGPASSWORD`` or
@@ -34,6 +36,8 @@ from . import mapping as sp
 from ..base import Format, LoadReport
 
 REQUIRED = ("run", "fun_call", "ds")
+OPTIONAL = ("app_fun_call", "app_exec", "mapped", "primitive", "dataset_containment",
+            "dataset_in", "dataset_out", "script", "stage_in", "stage_out", "rt_info")
 ANNOTATED = {
     "script_run": (swift_model.SCRIPT_RUN, sp.run_uid),
     "function_call": (swift_model.FUNCTION_CALL, sp.call_uid),
@@ -97,9 +101,49 @@ class _Tables:
         self.columns: dict[str, list[str]] = {}
         for table, column in rows:
             self.columns.setdefault(table, []).append(column)
+        self.base_tables = {name for (name,) in conn.execute(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = ANY (current_schemas(false)) AND table_type = 'BASE TABLE'")}
+        #: tables present without columns a reader needs: table -> the missing columns
+        self.incomplete: dict[str, list[str]] = {}
 
     def has(self, table: str, *columns: str) -> bool:
         return table in self.columns and all(c in self.columns[table] for c in columns)
+
+    def readable(self, table: str, *columns: str) -> bool:
+        """Whether ``table`` has ``columns``; a table present without them is noted in
+        :attr:`incomplete` (reported by :func:`_report_tables`)."""
+        if self.has(table, *columns):
+            return True
+        if table in self.columns:
+            missing = [c for c in columns if c not in self.columns[table]]
+            self.incomplete.setdefault(table, []).extend(
+                c for c in missing if c not in self.incomplete.get(table, ()))
+        return False
+
+
+def _known_tables() -> set[str]:
+    """Every table this reader reads."""
+    annotations = {f"annot_{entity}_{suffix}" for entity in ANNOTATED
+                   for suffix in ("num", "text")}
+    return {*REQUIRED, *OPTIONAL, *annotations}
+
+
+def _report_unread(tables: _Tables, report: LoadReport) -> None:
+    """Count the tables this reader does not know as unknown items (``unread_tables``)."""
+    leftovers = sorted(tables.base_tables - _known_tables())
+    if leftovers:
+        report.extra["unread_tables"] = leftovers
+        for name in leftovers:
+            report.unknown_item(f"table {name}")
+
+
+def _report_incomplete(tables: _Tables, report: LoadReport, url: str) -> None:
+    """One warning for the tables skipped for missing columns (``tables_missing_columns``)."""
+    if tables.incomplete:
+        report.extra["tables_missing_columns"] = dict(sorted(tables.incomplete.items()))
+        listed = "; ".join(f"{t} (no {', '.join(c)})" for t, c in sorted(tables.incomplete.items()))
+        report.warn(f"{url}: tables without the columns read from them, not read: {listed}")
 
 
 def _stream(conn, sql: str, name: str):
@@ -120,16 +164,17 @@ def read_db(url: str, report: LoadReport) -> Iterator[Record]:
             report.skip(url, None, "a Swift provenance database (tables run, fun_call, ds)",
                         f"no table {', '.join(missing)}")
             return
-        for table in ("app_fun_call", "app_exec", "mapped", "primitive", "dataset_containment",
-                      "dataset_in", "dataset_out", "script", "stage_in", "stage_out", "rt_info"):
+        for table in OPTIONAL:
             if table not in tables.columns:
                 report.warn(f"{url}: no table {table}; skipped")
+        _report_unread(tables, report)
         yield from _runs(conn, tables, report)
         yield from _calls(conn, tables)
         yield from _execs(conn, tables)
         yield from _datasets(conn, tables)
         yield from _edges(conn, tables, report)
         yield from _annotations(conn, tables, report)
+        _report_incomplete(tables, report, url)
         conn.rollback()
     finally:
         conn.close()
@@ -146,7 +191,7 @@ def _runs(conn, tables: _Tables, report: LoadReport) -> Iterator[Record]:
             final_state=row[4], start_time=_float(row[5]), duration=_float(row[6]),
             script_filename=row[7], script_hash=row[8]))
     report.extra["runs"] = n
-    if tables.has("script", "hash_value", "content"):
+    if tables.readable("script", "hash_value", "content"):
         sql = ("SELECT s.hash_value, s.content, min(r.script_filename) FROM script s "
                "LEFT JOIN run r ON r.script_hash = s.hash_value "
                "GROUP BY s.hash_value, s.content ORDER BY s.hash_value")
@@ -171,7 +216,7 @@ def _calls(conn, tables: _Tables) -> Iterator[Record]:
 
 
 def _execs(conn, tables: _Tables) -> Iterator[Record]:
-    if not tables.has("app_exec", "id", "app_fun_call_id"):
+    if not tables.readable("app_exec", "id", "app_fun_call_id"):
         return
     resources = [c for c in sp.RESOURCE_COLUMNS if tables.has("app_exec", c)]
     parts = [f"e.{c}" for c in resources]
@@ -180,7 +225,7 @@ def _execs(conn, tables: _Tables) -> Iterator[Record]:
     stage_out = ("(SELECT array_agg(filename ORDER BY filename) FROM stage_out s "
                  "WHERE s.app_exec_id = e.id)" if tables.has("stage_out") else "NULL")
     rt = [f"(SELECT array_agg({c} ORDER BY timestamp) FROM rt_info r WHERE r.app_exec_id = e.id)"
-          for c in RT_COLUMNS] if tables.has("rt_info", *RT_COLUMNS) else []
+          for c in RT_COLUMNS] if tables.readable("rt_info", "app_exec_id", *RT_COLUMNS) else []
     sql = ("SELECT e.id, e.app_fun_call_id, f.run_id, e.start_time, e.duration, e.final_state, "
            f"e.site, {stage_in}, {stage_out}" + "".join(", " + p for p in parts + rt)
            + " FROM app_exec e LEFT JOIN fun_call f ON f.id = e.app_fun_call_id ORDER BY e.id")
@@ -214,12 +259,12 @@ def _datasets(conn, tables: _Tables) -> Iterator[Record]:
 
 
 def _edges(conn, tables: _Tables, report: LoadReport) -> Iterator[Record]:
-    if tables.has("dataset_containment", "out_id", "in_id"):
+    if tables.readable("dataset_containment", "out_id", "in_id"):
         for out_id, in_id in _stream(conn, "SELECT out_id, in_id FROM dataset_containment "
                                            "ORDER BY out_id, in_id", "containment"):
             yield from sp.containment_records(out_id, in_id)
     for table, direction in (("dataset_in", "input"), ("dataset_out", "output")):
-        if not tables.has(table, "function_call_id", "dataset_id", "parameter"):
+        if not tables.readable(table, "function_call_id", "dataset_id", "parameter"):
             continue
         sql = (f"SELECT function_call_id, dataset_id, parameter FROM {table} "
                "ORDER BY function_call_id, dataset_id, parameter")
@@ -237,7 +282,7 @@ def _annotations(conn, tables: _Tables, report: LoadReport) -> Iterator[Record]:
     for entity, (kind, uid_of) in ANNOTATED.items():
         for suffix in ("num", "text"):
             table = f"annot_{entity}_{suffix}"
-            if not tables.has(table, "name", "value"):
+            if not tables.readable(table, "name", "value"):
                 continue
             id_column = next(c for c in tables.columns[table] if c not in ("name", "value"))
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", id_column):

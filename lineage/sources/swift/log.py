@@ -30,6 +30,10 @@ logging: it still yields what it holds (datasets, values, containment, app calls
 executions), with a warning; the importer skipped such logs whole. Only a log with no Swift
 fact at all yields nothing.
 
+Every line is accounted for in the load report's ``swift_log`` counters (:data:`COUNTERS`):
+lines and entries read, the entries and lines read for nothing (benign: counted only), and the
+damaged ones (counted, with one warning per reason naming the first: :data:`DAMAGE`).
+
 >>> from lineage.sources.base import LoadReport
 >>> lines = ["2009-03-16 17:11:31,599+0100 INFO  unknown RUNID id=tag:x,2007:swift:run:R1",
 ...          "2009-03-16 17:11:31,697+0100 INFO  vdl:parameterlog PARAM thread=0 "
@@ -61,6 +65,30 @@ _ENTRY = re.compile(
     r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[,.]\d+)?)([+-]\d\d:?\d\d|Z)?\s+"
     r"(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\s+(\S+)\s?(.*)$"
 )
+#: The ``swift_log`` counters of the load report (a counter appears once it is not zero).
+COUNTERS = {
+    "lines": "every line read",
+    "entries": "timestamped log entries",
+    "other_entries": "entries that are neither provenance lines nor run facts",
+    "other_stage_events": "vdl:dostagein/vdl:dostageout events not read (their END, ...)",
+    "repeated_values": "VALUE or PROCEDURE lines restating an earlier one for the same id",
+    "value_continuation_lines": "continuation lines of VALUE lines (part of the value)",
+    "other_continuation_lines": "continuation lines of entries that are no provenance lines",
+    "script_lines": "lines of the SWIFTSCRIPT block, its markers included",
+}
+#: Damage: counted in ``swift_log`` too, and one warning per reason names the first example.
+DAMAGE = {
+    "duplicate_values": "VALUE or PROCEDURE lines give an id a second, different value (the "
+                        "first is kept)",
+    "provenance_continuation_lines": "continuation lines of provenance lines other than VALUE "
+                                     "are not read",
+    "lines_without_entry": "lines belong to no log entry (before the first timestamp, or after "
+                           "a skipped one) and are not read",
+    "script_lines_dropped": f"script lines past {MAX_SCRIPT >> 20} MiB are not kept (the script "
+                            f"and its hash are of the first {MAX_SCRIPT >> 20} MiB)",
+    "unterminated_script": "BEGIN SWIFTSCRIPT has no END SWIFTSCRIPT: the rest of the log was "
+                           "read as script",
+}
 _HEAD_MARKERS = (b"RUNID id=", b" vdl:execute", b"swift:dataset:", b"Swift svn swift-r",
                  b" PARAM thread=", b".swift: source file")
 
@@ -325,6 +353,8 @@ class _Reader:
         self.script_lines: list[str] | None = None
         self.script_size = 0
         self.in_script = False
+        self.counts = report.extra.setdefault("swift_log", {})
+        self.examples: dict[str, str] = {}  # damage reason -> its first example
         self.by_word = {
             "PARAM": self.on_param, "CONTAINMENT": self.on_containment,
             "FILENAME": self.on_filename, "VALUE": self.on_value,
@@ -337,6 +367,41 @@ class _Reader:
             "vdl:execute": self.execute, "vdl:execute2": self.execute2,
             "vdl:dostagein": self.on_stage_in, "vdl:dostageout": self.on_stage_out,
         }
+
+    # ------------------------------------------------------------------ accounting
+    def count(self, key: str, n: int = 1) -> None:
+        """Add to one ``swift_log`` counter of the report."""
+        self.counts[key] = self.counts.get(key, 0) + n
+
+    def damaged(self, key: str, example: str, n: int = 1) -> None:
+        """Count damage of one reason (:data:`DAMAGE`); the first example is kept for the
+        warning :meth:`warn_damage` gives."""
+        self.count(key, n)
+        self.examples.setdefault(key, example)
+
+    def warn_damage(self) -> None:
+        """One warning per reason of damage: how many, and the first example."""
+        for key, example in self.examples.items():
+            self.report.warn(f"{self.path}: {DAMAGE[key]}: {self.counts[key]} "
+                             f"(the first: {example})")
+
+    def continuation(self, lineno: int, cls: str, word: str, more: list[str]) -> None:
+        """Account for an entry's continuation lines (only a VALUE's are read)."""
+        if word == "VALUE":
+            self.count("value_continuation_lines", len(more))
+        elif word in self.by_word or cls in self.by_class:
+            self.damaged("provenance_continuation_lines",
+                         f"line {lineno + 1}, after a {cls} {word} line", len(more))
+        else:
+            self.count("other_continuation_lines", len(more))
+
+    def restated(self, lineno: int, word: str, key: str, first: str, again: str) -> None:
+        """A second VALUE/PROCEDURE line for one id: a repeat, or a conflict (first kept)."""
+        if again == first:
+            self.count("repeated_values")
+        else:
+            self.damaged("duplicate_values", f"line {lineno}: {word} of {key} was "
+                         f"{first[:200]!r}, then {again[:200]!r}")
 
     # ------------------------------------------------------------------ entries
     def dataset(self, ds_id: str) -> sp.Dataset:
@@ -356,18 +421,22 @@ class _Reader:
         return None
 
     def entry(self, lineno: int, when: float, cls: str, message: str, more: list[str]) -> None:
+        self.count("entries")
         if self.first_time is None:
             self.first_time = when
         self.last_time = when
         word, _, rest = message.partition(" ")
+        if more:
+            self.continuation(lineno, cls, word, more)
         if word in self.by_word:
             self.by_word[word](lineno, rest, message, more)
         elif cls in self.by_class:
             self.by_class[cls](lineno, when, word, rest, message)
-        else:
-            self.other(cls, message)
+        elif not self.other(cls, message):
+            self.count("other_entries")
 
-    def other(self, cls: str, message: str) -> None:
+    def other(self, cls: str, message: str) -> bool:
+        """Read a run fact from an entry that is no provenance line; False if it has none."""
         if "Swift finished with no errors" in message:
             self.finished_ok = True
         elif cls == "Loader" and ": source file" in message and self.script_file is None:
@@ -376,6 +445,9 @@ class _Reader:
             self.swift_version = m.group(1)
             cog = re.search(r"cog-r(\d+)", message)
             self.cog_version = cog.group(1) if cog else None
+        else:
+            return False
+        return True
 
     def on_param(self, lineno, rest, message, more):
         if (kv := self.read("PARAM", rest, lineno, message)) is None:
@@ -415,10 +487,17 @@ class _Reader:
         ds = self.dataset(kv["dataset"])
         if ds.value is None:
             ds.value = value
+        else:
+            self.restated(lineno, "VALUE", kv["dataset"], ds.value, value)
 
     def on_procedure(self, lineno, rest, message, more):
-        if (kv := self.read("PROCEDURE", rest, lineno, message)) is not None:
-            self.procedures.setdefault(kv["thread"], kv["name"])
+        if (kv := self.read("PROCEDURE", rest, lineno, message)) is None:
+            return
+        if kv["thread"] in self.procedures:
+            self.restated(lineno, "PROCEDURE", f"thread {kv['thread']}",
+                          self.procedures[kv["thread"]], kv["name"])
+        else:
+            self.procedures[kv["thread"]] = kv["name"]
 
     def on_operator(self, lineno, rest, message, more):
         if (kv := self.read("OPERATOR", rest, lineno, message)) is not None:
@@ -473,6 +552,7 @@ class _Reader:
 
     def on_stage_out(self, lineno, when, word, rest, message):
         if word not in ("START", "END"):
+            self.count("other_stage_events")
             return
         if (kv := self.read("vdl:dostageout", rest, lineno, message)) is None:
             return
@@ -483,6 +563,7 @@ class _Reader:
 
     def on_stage_in(self, lineno, when, word, rest, message):
         if word != "START" or "Staging in files" not in message:
+            self.count("other_stage_events")
             return
         if (kv := self.read("vdl:dostagein", rest, lineno, message)) is None:
             return
@@ -520,16 +601,20 @@ class _Reader:
             job.arguments = kv["arguments"]
 
     # ------------------------------------------------------------------ script source
-    def raw_line(self, text: str) -> bool:
+    def raw_line(self, text: str, lineno: int = 0) -> bool:
         """Handle the SWIFTSCRIPT block; True when the line belonged to it."""
         if self.in_script:
+            self.count("script_lines")
             if "END SWIFTSCRIPT" in text:
                 self.in_script = False
             elif self.script_size < MAX_SCRIPT:
                 self.script_lines.append(text)
                 self.script_size += len(text) + 1
+            else:
+                self.damaged("script_lines_dropped", f"line {lineno}")
             return True
         if "BEGIN SWIFTSCRIPT" in text:
+            self.count("script_lines")
             self.in_script = True
             self.script_lines = [] if self.script_lines is None else self.script_lines
             return True
@@ -721,16 +806,19 @@ def read_lines(lines: Iterable[str], report: LoadReport, path: str = "<log>") ->
     reader = _Reader(report, path)
     pending: tuple | None = None  # (lineno, time, class, message, continuation lines)
     for lineno, text in enumerate(lines, 1):
+        reader.count("lines")
         if len(text) > MAX_LINE:
             report.skip(path, lineno, f"a log line shorter than {MAX_LINE} bytes",
                         f"{len(text)} bytes")
             continue
-        if reader.raw_line(text):
+        if reader.raw_line(text, lineno):
             continue
         m = _ENTRY.match(text)
         if m is None:
             if pending is not None:
                 pending[4].append(text)
+            else:
+                reader.damaged("lines_without_entry", f"line {lineno}: {text[:100]!r}")
             continue
         if pending is not None:
             reader.entry(*pending)
@@ -743,6 +831,9 @@ def read_lines(lines: Iterable[str], report: LoadReport, path: str = "<log>") ->
         pending = (lineno, when, m.group(4), m.group(5), [])
     if pending is not None:
         reader.entry(*pending)
+    if reader.in_script:
+        reader.damaged("unterminated_script", f"a script of {len(reader.script_lines or ())} lines")
+    reader.warn_damage()
     prov = reader.finish()
     if prov.run is None:
         report.warn(f"{path}: no provenance lines and no Swift facts (datasets, calls, "
