@@ -537,7 +537,10 @@ def handle_events(events: Iterable[tuple[int, dict]], report: LoadReport,
             counts["older key spellings"] = counts.get("older key spellings", 0) + 1
         handler = handlers.handlers.get(name)
         if handler is None:
-            if name not in handlers.ignored:
+            if name in handlers.ignored:  # known, and carrying nothing for the graph
+                ignored = report.extra.setdefault("ignored_events", {})
+                ignored[name] = ignored.get(name, 0) + 1
+            else:
                 report.unknown_item(f"event {name}")
             continue
         try:

@@ -11,7 +11,9 @@ tables held in memory are ``workflow`` and ``host``, which are small. Job attemp
 states come from two ordered streams merged on ``(job_id, job_submit_seq)``, so memory stays
 flat however many ``jobstate`` rows there are. The schema is inspected first: optional tables
 (``task``, ``invocation``, ``rc_*``, ``workflow_files``, ``tag``, ``integrity`` ...) and
-columns that old schemas lack are simply not read; leftover tables are reported.
+columns that old schemas lack are simply not read; leftover tables are reported. Rows not
+loaded because a row they belong to is missing (``orphan_rows``) or because they have no id
+(``rows_without_id``) are counted per table, with one warning per table.
 
 >>> sqlite_url("/tmp/a b.db")
 'sqlite:///file:/tmp/a%20b.db?mode=ro&uri=true'
@@ -46,6 +48,13 @@ KNOWN_UNUSED = (
     "ensemble_workflow", "trigger", "sqlite_sequence",
 )
 YIELD_PER = 5000
+#: Why a row is not loaded, with the one warning per table that sums the rows up.
+DROPS = {
+    "orphan_rows": "{n} orphan {table} {rows} (parent not in the database, e.g. "
+                   "{example}); not loaded",
+    "rows_without_id": "{n} {table} {rows} without an id to load by (e.g. {example}); "
+                       "not loaded",
+}
 
 
 def sqlite_url(path: str | Path) -> str:
@@ -155,9 +164,47 @@ class _Reader:
         self.wfs: dict[int, _Workflow] = {}
         self.hosts: dict[int, str] = {}
         self.counts = report.extra.setdefault("rows", {})
+        self.examples: dict[tuple[str, str], str] = {}  # (reason, table) -> first example
 
-    def _count(self, table: str) -> None:
-        self.counts[table] = self.counts.get(table, 0) + 1
+    def _count(self, table: str, n: int = 1) -> None:
+        if n:
+            self.counts[table] = self.counts.get(table, 0) + n
+
+    def _drop(self, reason: str, table: str, example: str, n: int = 1) -> None:
+        """Count ``n`` rows of ``table`` not loaded for ``reason`` (a key of :data:`DROPS`)."""
+        counts = self.report.extra.setdefault(reason, {})
+        counts[table] = counts.get(table, 0) + n
+        self.examples.setdefault((reason, table), example)
+
+    def _orphans(self, table: str, *links: tuple) -> None:
+        """Count (as read and as orphans) the rows of ``table`` that the inner joins of a
+        read leave out: each link ``(column, parent, key)`` keeps a row whose ``column``
+        equals ``key``, a column of the ``parent`` table or join."""
+        from sqlalchemy import func, literal, or_, select
+
+        child = self.s.t[table]
+        lost = [(column, ~select(literal(1)).select_from(parent)
+                 .where(key == child.c[column]).exists()) for column, parent, key in links]
+        with self.s.engine.connect() as conn:
+            n = conn.execute(select(func.count()).select_from(child)
+                             .where(or_(*(cond for _, cond in lost)))).scalar_one()
+            if not n:
+                return
+            for column, cond in lost:
+                found, example = conn.execute(select(func.count(), func.min(child.c[column]))
+                                              .select_from(child).where(cond)).one()
+                if found:
+                    break
+        self._count(table, n)
+        self._drop("orphan_rows", table, f"{column} {example}", n)
+
+    def warn_drops(self) -> None:
+        """One warning per table and reason for the rows that were not loaded."""
+        for reason, template in DROPS.items():
+            for table, n in sorted(self.report.extra.get(reason, {}).items()):
+                example = self.examples.get((reason, table), "?")
+                self.report.warn(f"{self.where}: " + template.format(
+                    n=n, table=table, rows="row" if n == 1 else "rows", example=example))
 
     def uuid(self, wf_id) -> str | None:
         wf = self.wfs.get(wf_id)
@@ -236,7 +283,7 @@ class _Reader:
     def _workflow_outcome(self, wf_id, rows) -> Iterator[Record]:
         xwf = self.uuid(wf_id)
         if xwf is None:
-            self.report.warn(f"{self.where}: workflowstate rows for unknown wf_id {wf_id}")
+            self._drop("orphan_rows", "workflowstate", f"wf_id {wf_id}", len(rows))
             return
         last = rows[-1]
         outcome = pc.workflow_outcome(
@@ -257,9 +304,11 @@ class _Reader:
         for r in s.stream(stmt):
             self._count("workflow_meta")
             xwf = self.uuid(r["workflow_meta_wf_id"])
-            if xwf:
-                yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf),
-                           {_prop(r["workflow_meta_key"]): r["workflow_meta_value"]})
+            if xwf is None:
+                self._drop("orphan_rows", "workflow_meta", f"wf_id {r['workflow_meta_wf_id']}")
+                continue
+            yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf),
+                       {_prop(r["workflow_meta_key"]): r["workflow_meta_value"]})
 
     # ----------------------------------------------------------- hosts
     def hosts_table(self) -> Iterator[Record]:
@@ -274,6 +323,7 @@ class _Reader:
             self._count("host")
             name = r["host_hostname"]
             if not name:
+                self._drop("rows_without_id", "host", f"host_id {r['host_host_id']}: no hostname")
                 continue
             self.hosts[r["host_host_id"]] = name
             yield Node(model.HOST, model.HOST.uid(name), {
@@ -290,14 +340,19 @@ class _Reader:
             return
         task, job = s.t["task"], s.t["job"]
         stmt = select(
-            *[s.c("task", c) for c in ("wf_id", "abs_task_id", "transformation", "argv",
-                                         "type_desc")],
+            *[s.c("task", c) for c in ("task_id", "wf_id", "abs_task_id", "transformation",
+                                         "argv", "type_desc")],
             s.c("job", "exec_job_id"),
         ).select_from(task.outerjoin(job, task.c.job_id == job.c.job_id))
         for r in s.stream(stmt):
             self._count("task")
             xwf = self.uuid(r["task_wf_id"])
-            if xwf is None or not r["task_abs_task_id"]:
+            if xwf is None:
+                self._drop("orphan_rows", "task", f"wf_id {r['task_wf_id']}")
+                continue
+            if not r["task_abs_task_id"]:
+                self._drop("rows_without_id", "task",
+                           f"task_id {r['task_task_id']}: no abs_task_id")
                 continue
             tid = r["task_abs_task_id"]
             uid = pc.task_uid(xwf, tid)
@@ -320,10 +375,12 @@ class _Reader:
         for r in s.stream(stmt):
             self._count("task_edge")
             xwf = self.uuid(r["task_edge_wf_id"])
-            if xwf:
-                yield Edge(model.WAS_INFORMED_BY,
-                           pc.task_uid(xwf, r["task_edge_child_abs_task_id"]),
-                           pc.task_uid(xwf, r["task_edge_parent_abs_task_id"]))
+            if xwf is None:
+                self._drop("orphan_rows", "task_edge", f"wf_id {r['task_edge_wf_id']}")
+                continue
+            yield Edge(model.WAS_INFORMED_BY,
+                       pc.task_uid(xwf, r["task_edge_child_abs_task_id"]),
+                       pc.task_uid(xwf, r["task_edge_parent_abs_task_id"]))
 
     def task_meta(self) -> Iterator[Record]:
         from sqlalchemy import select
@@ -338,9 +395,12 @@ class _Reader:
         for r in s.stream(stmt):
             self._count("task_meta")
             xwf = self.uuid(r["task_wf_id"])
-            if xwf:
-                yield Node(pegasus_model.TASK, pc.task_uid(xwf, r["task_abs_task_id"]),
-                           {_prop(r["task_meta_key"]): r["task_meta_value"]})
+            if xwf is None:
+                self._drop("orphan_rows", "task_meta", f"wf_id {r['task_wf_id']}")
+                continue
+            yield Node(pegasus_model.TASK, pc.task_uid(xwf, r["task_abs_task_id"]),
+                       {_prop(r["task_meta_key"]): r["task_meta_value"]})
+        self._orphans("task_meta", ("task_id", task, task.c.task_id))
 
     # ----------------------------------------------------------- jobs and attempts
     def job_edges(self) -> Iterator[Record]:
@@ -354,10 +414,12 @@ class _Reader:
         for r in s.stream(stmt):
             self._count("job_edge")
             xwf = self.uuid(r["job_edge_wf_id"])
-            if xwf:
-                yield Edge(model.WAS_INFORMED_BY,
-                           pc.job_uid(xwf, r["job_edge_child_exec_job_id"]),
-                           pc.job_uid(xwf, r["job_edge_parent_exec_job_id"]))
+            if xwf is None:
+                self._drop("orphan_rows", "job_edge", f"wf_id {r['job_edge_wf_id']}")
+                continue
+            yield Edge(model.WAS_INFORMED_BY,
+                       pc.job_uid(xwf, r["job_edge_child_exec_job_id"]),
+                       pc.job_uid(xwf, r["job_edge_parent_exec_job_id"]))
 
     def _state_stream(self) -> Iterator[tuple[tuple[int, int], dict]]:
         from sqlalchemy import select
@@ -398,18 +460,18 @@ class _Reader:
         pending = next(states, None)
         current = None  # (job row, attempts, last attempt row, last attempt)
         for r in s.stream(stmt):
-            self._count("job")
             if current is not None and current[0]["job_job_id"] != r["job_job_id"]:
                 yield from self._job_summary(*current)
                 current = None
             if current is None:
+                self._count("job")  # one row of the join per attempt; one job row
                 current = [r, 0, None, None]
             if r["job_instance_job_instance_id"] is None:
                 continue
             key = (r["job_job_id"], r["job_instance_job_submit_seq"])
             attempt = _Attempt()
-            while pending is not None and pending[0] < key:
-                pending = next(states, None)  # states of attempts the join dropped
+            while pending is not None and pending[0] < key:  # states the join dropped
+                pending = self._orphan_state(pending, states)
             while pending is not None and pending[0] == key:
                 row = pending[1]
                 attempt.states.append(row["jobstate_state"])
@@ -422,12 +484,25 @@ class _Reader:
             yield from self._attempt(r, attempt)
         if current is not None:
             yield from self._job_summary(*current)
+        while pending is not None:
+            pending = self._orphan_state(pending, states)
+        self._orphans("job_instance", ("job_id", job, job.c.job_id))
+        self._orphans("jobstate", ("job_instance_id", ji, ji.c.job_instance_id))
+
+    def _orphan_state(self, pending, states):
+        """Count a state of an attempt whose job is not in the database; the next one."""
+        self._drop("orphan_rows", "jobstate", f"job_id {pending[0][0]}")
+        return next(states, None)
 
     def _attempt(self, r, attempt: _Attempt) -> Iterator[Record]:
+        self._count("job_instance")
         xwf = self.uuid(r["job_wf_id"])
         if xwf is None:
+            self._drop("orphan_rows", "job_instance", f"wf_id {r['job_wf_id']}")
+            if attempt.states:
+                self._drop("orphan_rows", "jobstate", f"wf_id {r['job_wf_id']}",
+                           len(attempt.states))
             return
-        self._count("job_instance")
         job_id, seq = r["job_exec_job_id"], r["job_instance_job_submit_seq"]
         uid = pc.job_instance_uid(xwf, job_id, seq)
         raw = _int(r["job_instance_exitcode"])
@@ -491,8 +566,8 @@ class _Reader:
     def _job_summary(self, r, attempts: int, last_row, last: _Attempt | None) -> Iterator[Record]:
         xwf = self.uuid(r["job_wf_id"])
         if xwf is None:
-            self.report.warn(f"{self.where}: job {r['job_exec_job_id']} of unknown wf_id "
-                             f"{r['job_wf_id']}")
+            self._drop("orphan_rows", "job",
+                       f"job {r['job_exec_job_id']} of wf_id {r['job_wf_id']}")
             return
         job_id = r["job_exec_job_id"]
         uid = pc.job_uid(xwf, job_id)
@@ -544,6 +619,7 @@ class _Reader:
             self._count("invocation")
             xwf = self.uuid(r["job_wf_id"])
             if xwf is None:
+                self._drop("orphan_rows", "invocation", f"wf_id {r['job_wf_id']}")
                 continue
             job_id, seq = r["job_exec_job_id"], r["job_instance_job_submit_seq"]
             inv_id = _int(r["invocation_task_submit_seq"])
@@ -571,6 +647,8 @@ class _Reader:
             yield Edge(model.PART_OF, uid, pc.job_instance_uid(xwf, job_id, seq))
             if task:
                 yield Edge(pegasus_model.RUNS_TASK, uid, pc.task_uid(xwf, task))
+        attempts = ji.join(job, ji.c.job_id == job.c.job_id)
+        self._orphans("invocation", ("job_instance_id", attempts, ji.c.job_instance_id))
 
     def attempt_extras(self) -> Iterator[Record]:
         """Tags (``job_inst.tag``) and integrity checks of attempts."""
@@ -588,10 +666,13 @@ class _Reader:
             for r in s.stream(stmt):
                 self._count("tag")
                 xwf = self.uuid(r["job_wf_id"])
-                if xwf:
-                    yield Node(pegasus_model.JOB_INSTANCE, pc.job_instance_uid(
-                        xwf, r["job_exec_job_id"], r["job_instance_job_submit_seq"]),
-                        {"tag": r["tag_name"], "tag_count": _int(r["tag_count"])})
+                if xwf is None:
+                    self._drop("orphan_rows", "tag", f"wf_id {r['job_wf_id']}")
+                    continue
+                yield Node(pegasus_model.JOB_INSTANCE, pc.job_instance_uid(
+                    xwf, r["job_exec_job_id"], r["job_instance_job_submit_seq"]),
+                    {"tag": r["tag_name"], "tag_count": _int(r["tag_count"])})
+            self._orphans("tag", ("job_instance_id", base, ji.c.job_instance_id))
         if s.has("integrity"):
             integ = s.t["integrity"]
             stmt = select(*keys, s.c("integrity", "type"), s.c("integrity", "file_type"),
@@ -600,7 +681,8 @@ class _Reader:
             for r in s.stream(stmt):
                 self._count("integrity")
                 xwf = self.uuid(r["job_wf_id"])
-                if not xwf:
+                if xwf is None:
+                    self._drop("orphan_rows", "integrity", f"wf_id {r['job_wf_id']}")
                     continue
                 kind = "_".join(x for x in (r["integrity_type"], r["integrity_file_type"]) if x)
                 kind = "".join(c if c.isalnum() else "_" for c in kind)
@@ -609,6 +691,7 @@ class _Reader:
                     f"integrity_{kind}_count": _int(r["integrity_count"]),
                     f"integrity_{kind}_duration": _num(r["integrity_duration"]),
                 })
+            self._orphans("integrity", ("job_instance_id", base, ji.c.job_instance_id))
 
     # ----------------------------------------------------------- files
     def _file_workflow(self) -> str | None:
@@ -646,7 +729,13 @@ class _Reader:
                 self._count("workflow_files")
                 xwf = self.uuid(r["workflow_files_wf_id"])
                 name = r["rc_lfn_lfn"]
-                if xwf is None or not name:
+                if xwf is None:
+                    self._drop("orphan_rows", "workflow_files",
+                               f"wf_id {r['workflow_files_wf_id']}")
+                    continue
+                if not name:
+                    self._drop("rows_without_id", "workflow_files",
+                               f"lfn_id {r['workflow_files_lfn_id']}: no lfn")
                     continue
                 if len(mapped) < 1_000_000:
                     mapped.add(r["workflow_files_lfn_id"])
@@ -660,6 +749,8 @@ class _Reader:
                 else:
                     yield Edge(model.USED, task_uid, uid,
                                {"direction": "input" if kind == "input" else "unknown"})
+            self._orphans("workflow_files", ("lfn_id", lfn, lfn.c.lfn_id),
+                          ("task_id", task, task.c.task_id))
 
     def _replica_files(self, owners: dict, fallback: str | None) -> Iterator[Record]:
         from sqlalchemy import select
@@ -670,7 +761,7 @@ class _Reader:
         stmt_from = lfn
         if s.has("rc_pfn"):
             pfn = s.t["rc_pfn"]
-            pfn_cols = [s.c("rc_pfn", "pfn"), s.c("rc_pfn", "site")]
+            pfn_cols = [s.c("rc_pfn", "lfn_id"), s.c("rc_pfn", "pfn"), s.c("rc_pfn", "site")]
             stmt_from = lfn.outerjoin(pfn, lfn.c.lfn_id == pfn.c.lfn_id)
         stmt = select(s.c("rc_lfn", "lfn_id"), s.c("rc_lfn", "lfn"), *pfn_cols).select_from(
             stmt_from).order_by(lfn.c.lfn_id)
@@ -679,6 +770,8 @@ class _Reader:
 
         def flush(rows) -> Iterator[Record]:
             nonlocal unowned
+            self._count("rc_lfn")  # one row of the join per pfn; one rc_lfn row
+            self._count("rc_pfn", sum(r.get("rc_pfn_lfn_id") is not None for r in rows))
             lfn_id, name = rows[0]["rc_lfn_lfn_id"], rows[0]["rc_lfn_lfn"]
             xwfs = owners.get(lfn_id) or ([fallback] if fallback else [])
             if not xwfs:
@@ -696,13 +789,14 @@ class _Reader:
                 yield Edge(model.PART_OF, uid, pc.workflow_uid(xwf))
 
         for r in s.stream(stmt):
-            self._count("rc_lfn")
             if group and group[0]["rc_lfn_lfn_id"] != r["rc_lfn_lfn_id"]:
                 yield from flush(group)
                 group = []
             group.append(dict(r))
         if group:
             yield from flush(group)
+        if s.has("rc_pfn"):
+            self._orphans("rc_pfn", ("lfn_id", lfn, lfn.c.lfn_id))
         if unowned:
             self.report.warn(f"{self.where}: {unowned} replica-catalog files belong to no "
                              "workflow (no workflow_files rows, several root workflows); skipped")
@@ -730,6 +824,7 @@ class _Reader:
                     except (TypeError, ValueError):
                         pass
                 yield Node(pegasus_model.FILE, pc.file_uid(xwf, r["rc_lfn_lfn"]), props)
+        self._orphans("rc_meta", ("lfn_id", lfn, lfn.c.lfn_id))
 
     def _lfn_owners(self) -> dict[int, list[str]]:
         """lfn_id -> workflows that use it (workflow_files is small next to jobstate)."""
@@ -741,7 +836,7 @@ class _Reader:
         stmt = select(wf_files.c.lfn_id, wf_files.c.wf_id).distinct()
         for r in s.stream(stmt):
             xwf = self.uuid(r["wf_id"])
-            if xwf:
+            if xwf:  # rows of an unknown wf_id are counted by _workflow_files
                 out.setdefault(r["lfn_id"], []).append(xwf)
         return out
 
@@ -810,6 +905,7 @@ def parse(target: str | Path, report: LoadReport) -> Iterator[Record]:
         except UnicodeDecodeError as exc:  # a damaged file: a text value that is not UTF-8
             report.skip(where, None, "readable Stampede rows (UTF-8 text)",
                         f"bytes that are not UTF-8 ({exc.reason} at {exc.start})")
+        reader.warn_drops()
     finally:
         engine.dispose()
 
