@@ -365,22 +365,7 @@ class _Reader:
                 yield Edge(pegasus_model.RUNS_TASK, pc.job_uid(xwf, r["job_exec_job_id"]), uid)
 
     def task_edges(self) -> Iterator[Record]:
-        from sqlalchemy import select
-
-        s = self.s
-        if not s.has("task_edge"):
-            return
-        stmt = select(*[s.c("task_edge", c) for c in (
-            "wf_id", "parent_abs_task_id", "child_abs_task_id")])
-        for r in s.stream(stmt):
-            self._count("task_edge")
-            xwf = self.uuid(r["task_edge_wf_id"])
-            if xwf is None:
-                self._drop("orphan_rows", "task_edge", f"wf_id {r['task_edge_wf_id']}")
-                continue
-            yield Edge(model.WAS_INFORMED_BY,
-                       pc.task_uid(xwf, r["task_edge_child_abs_task_id"]),
-                       pc.task_uid(xwf, r["task_edge_parent_abs_task_id"]))
+        yield from self._edges("task_edge", "abs_task_id", pc.task_uid)
 
     def task_meta(self) -> Iterator[Record]:
         from sqlalchemy import select
@@ -404,22 +389,26 @@ class _Reader:
 
     # ----------------------------------------------------------- jobs and attempts
     def job_edges(self) -> Iterator[Record]:
+        yield from self._edges("job_edge", "exec_job_id", pc.job_uid)
+
+    def _edges(self, table: str, id_column: str, uid_of) -> Iterator[Record]:
+        """``WAS_INFORMED_BY`` child -> parent from ``task_edge`` / ``job_edge``; rows of an
+        unknown workflow are counted as orphans."""
         from sqlalchemy import select
 
         s = self.s
-        if not s.has("job_edge"):
+        if not s.has(table):
             return
-        stmt = select(*[s.c("job_edge", c) for c in (
-            "wf_id", "parent_exec_job_id", "child_exec_job_id")])
+        parent, child = f"parent_{id_column}", f"child_{id_column}"
+        stmt = select(*[s.c(table, c) for c in ("wf_id", parent, child)])
         for r in s.stream(stmt):
-            self._count("job_edge")
-            xwf = self.uuid(r["job_edge_wf_id"])
+            self._count(table)
+            xwf = self.uuid(r[f"{table}_wf_id"])
             if xwf is None:
-                self._drop("orphan_rows", "job_edge", f"wf_id {r['job_edge_wf_id']}")
+                self._drop("orphan_rows", table, f"wf_id {r[f'{table}_wf_id']}")
                 continue
-            yield Edge(model.WAS_INFORMED_BY,
-                       pc.job_uid(xwf, r["job_edge_child_exec_job_id"]),
-                       pc.job_uid(xwf, r["job_edge_parent_exec_job_id"]))
+            yield Edge(model.WAS_INFORMED_BY, uid_of(xwf, r[f"{table}_{child}"]),
+                       uid_of(xwf, r[f"{table}_{parent}"]))
 
     def _state_stream(self) -> Iterator[tuple[tuple[int, int], dict]]:
         from sqlalchemy import select
