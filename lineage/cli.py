@@ -32,7 +32,12 @@ import sys
 from pathlib import Path
 
 import click
-from neo4j.exceptions import Neo4jError, ServiceUnavailable
+
+from .lean_import import import_driver_without_dataframes
+
+import_driver_without_dataframes()  # before the driver is first imported: see lean_import
+
+from neo4j.exceptions import Neo4jError, ServiceUnavailable  # noqa: E402
 
 from . import api, templates
 from .settings import Settings
