@@ -1,3 +1,5 @@
+"""``python -m lineage``: the same command line as ``lineage``."""
+
 from .cli import main
 
-main()
+main(prog_name="lineage")

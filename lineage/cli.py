@@ -189,7 +189,7 @@ class _Main(click.Group):
             sys.exit(EXIT_ERROR)
 
 
-@click.group(cls=_Main)
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="lineage-explorer")
 def main():
     """lineage: HPC provenance (Pegasus, Swift, Chimbuko, XALT) in one Neo4j graph.
@@ -535,6 +535,8 @@ def query(name_or_cypher, params, fmt, write):
     with _connect() as lin:
         if templates.is_template_name(name_or_cypher) or name_or_cypher in api.COMPUTED:
             rows = lin.query(name_or_cypher, given)
+            if not rows:
+                _refuse_unknown_uids(lin, name_or_cypher, given)
         else:
             values = {}
             for k, v in given.items():
@@ -544,8 +546,29 @@ def query(name_or_cypher, params, fmt, write):
                     values[k] = v
                 if isinstance(values[k], int) and not -(2**63) <= values[k] < 2**63:
                     raise TemplateError(f"-p {k}={v}: a 64-bit integer is expected")
-            rows = lin.write(name_or_cypher, values) if write else lin.query(name_or_cypher, values)
+            try:
+                rows = (lin.write(name_or_cypher, values) if write
+                        else lin.query(name_or_cypher, values))
+            except Neo4jError as exc:
+                if exc.code == "Neo.ClientError.Statement.AccessMode":
+                    raise TemplateError("this Cypher writes to the graph: add --write to run "
+                                        "it") from None
+                raise
     emit(list(rows), fmt, rows.columns)
+
+
+def _refuse_unknown_uids(lin, name: str, given: dict) -> None:
+    """An empty answer for a uid the graph does not hold is a mistake to report (a typo, or a
+    graph not loaded), not "no rows": raise if a parameter the template documents as a uid
+    names no node."""
+    if not templates.is_template_name(name):
+        return
+    for param in templates.get(name).params:
+        uid = given.get(param.name)
+        if (param.type.startswith("string") and "uid" in param.doc and isinstance(uid, str)
+                and uid and not lin.query("node", uid=uid)):
+            raise LineageError(f"no node with uid {uid!r} in the graph (-p {param.name}); "
+                               "`lineage query uids_like -p prefix=...` lists uids")
 
 
 @main.group()

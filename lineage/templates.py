@@ -20,6 +20,8 @@ Templates are pure Cypher with ``$parameters``, runnable as they are in Neo4j Br
 
 from __future__ import annotations
 
+import difflib
+
 import json
 import re
 from dataclasses import dataclass, field
@@ -197,8 +199,11 @@ def get(name: str) -> Template:
     root = cypher_dir()
     path = root / f"{wanted}.cypher"
     if not path.is_file() or root not in path.resolve().parents:
-        names = ", ".join(t.name for t in all_templates())
-        raise TemplateError(f"no template {name!r}; known: {names}")
+        names = [t.name for t in all_templates()]
+        close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.6)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise TemplateError(f"no template {name!r}; {hint}`lineage cypher list` shows all "
+                            f"{len(names)}")
     return parse(path, wanted)
 
 

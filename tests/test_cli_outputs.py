@@ -137,3 +137,21 @@ def test_tables_are_for_people_machine_formats_keep_values(lin, cli_env):
     jobs = run(cli_env, "query", "pegasus/workflow_jobs", "-p",
                "workflow=pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556").stdout
     assert " s " in jobs or jobs.rstrip().endswith(" s")  # durations carry their unit
+
+
+def test_mistakes_get_messages_that_say_what_to_do(lin, cli_env):
+    lin.load([BD])
+    assert run(cli_env, "-h").stdout.startswith("Usage: lineage [OPTIONS] COMMAND")
+    typo = run(cli_env, "query", "ancestorz", check=False)
+    assert typo.returncode == 2 and "did you mean ancestors" in typo.stderr
+    assert len(typo.stderr) < 300  # a hint, not the list of every template
+    unknown = run(cli_env, "query", "pegasus/failed_jobs", "-p", "workflow=pegasus:workflow:nope",
+                  check=False)
+    assert unknown.returncode == 1
+    assert "no node with uid 'pegasus:workflow:nope'" in unknown.stderr
+    known = run(cli_env, "query", "pegasus/failed_jobs", "-p",
+                "workflow=pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556")
+    assert known.returncode == 0  # a run without failures: no rows, no error
+    writes = run(cli_env, "query", "CREATE (n:Lineage {uid: 'x'}) RETURN n", check=False)
+    assert writes.returncode == 2 and "add --write" in writes.stderr
+    assert lin.query("MATCH (n {uid: 'x'}) RETURN n.uid AS uid") == []
