@@ -260,6 +260,8 @@ def parse_to_spool(item: Input, report: LoadReport) -> _Spool:
         assert item.format is not None
         source = Path(item.path) if not is_url(item.path) else item.path
         for number, record in enumerate(item.format.parse(source, report), 1):
+            if number % 1000 == 0:
+                report.tick(number)
             try:
                 spool.add(record)
             except (TypeError, model.ModelError) as exc:  # strict: nothing of the input
@@ -319,7 +321,8 @@ def _load_props(result: LoadResult, started: float) -> dict:
 
 
 def load_input(writer: Writer, item: Input, lenient: bool = False,
-               options: LoadOptions | None = None) -> LoadResult:
+               options: LoadOptions | None = None,
+               progress: Progress | None = None) -> LoadResult:
     """Parse one input fully, then write it under a new version of its load.
 
     On a parse error nothing of it is written; if the write fails midway, the new version's
@@ -350,6 +353,9 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
                                                  "finished_at": time.time()})
             return result
     report = LoadReport(item.path, fmt.name, lenient=options.lenient, options=options)
+    if progress:
+        report.on_progress = lambda records, read: progress(
+            "records", {"path": item.path, "records": records, "bytes": read})
     try:
         spool = parse_to_spool(item, report)
     except ParseError as exc:
@@ -493,7 +499,8 @@ def load(
         if progress:
             progress("start", {"path": item.path, "format": item.format.name if item.format else None})
         try:
-            result = load_input(writer, item, lenient=lenient, options=options)
+            result = load_input(writer, item, lenient=lenient, options=options,
+                                progress=progress)
         except ParseError as exc:
             if fail_fast or not hasattr(exc, "result"):
                 raise

@@ -42,7 +42,8 @@ def _size(path: str) -> int:
 
 
 class LoadProgress:
-    """A tqdm bar over the bytes of the inputs, advanced per input, with files, records and
+    """A tqdm bar over the bytes of the inputs, advanced within an input as its records are
+    read (bytes for line formats, records for all) and at its end, with files, records and
     records per second as postfix. A no-op unless enabled and :func:`interactive`."""
 
     def __init__(self, paths, enabled: bool = True, ci: bool = False):
@@ -50,6 +51,7 @@ class LoadProgress:
         self.bar = None
         self.files = 0
         self.records = 0
+        self.in_file = 0  # bytes of the current file already shown
         self.started = time.monotonic()
         if self.active:
             from tqdm import tqdm
@@ -62,13 +64,25 @@ class LoadProgress:
         if not self.bar:
             return
         if event == "start":
+            self.in_file = 0
             self.bar.set_description(f"loading {Path(info['path']).name[:40]}")
+        elif event == "records":  # within a file: records read so far and, for line
+            # formats, bytes (the bar then moves within the file, never past its size)
+            ahead = min(info.get("bytes", 0), _size(info["path"])) - self.in_file
+            if ahead > 0:
+                self.bar.update(ahead)
+                self.in_file += ahead
+            self._postfix(self.records + info.get("records", 0))
         elif event == "done":
             self.files += 1
             self.records += info.get("node_records", 0) + info.get("edge_records", 0)
-            rate = self.records / max(time.monotonic() - self.started, 1e-6)
-            self.bar.set_postfix(files=self.files, records=self.records, rate=f"{rate:.0f} rec/s")
-            self.bar.update(_size(info["path"]))
+            self._postfix(self.records)
+            self.bar.update(max(_size(info["path"]) - self.in_file, 0))
+            self.in_file = 0
+
+    def _postfix(self, records: int) -> None:
+        rate = records / max(time.monotonic() - self.started, 1e-6)
+        self.bar.set_postfix(files=self.files, records=records, rate=f"{rate:.0f} rec/s")
 
     def write(self, line: str) -> None:
         """Print a line on stderr without breaking the bar."""

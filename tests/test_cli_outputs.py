@@ -155,3 +155,22 @@ def test_mistakes_get_messages_that_say_what_to_do(lin, cli_env):
     writes = run(cli_env, "query", "CREATE (n:Lineage {uid: 'x'}) RETURN n", check=False)
     assert writes.returncode == 2 and "add --write" in writes.stderr
     assert lin.query("MATCH (n {uid: 'x'}) RETURN n.uid AS uid") == []
+
+
+def test_the_progress_bar_moves_within_a_large_file(lin, cli_env, tmp_path):
+    """A single big stream: the bar shows a part of the file and a record count before the
+    file is done (bytes for line formats), not only 0% then 100%."""
+    import re
+    import sys as _sys
+
+    _sys.path.insert(0, str(SAMPLES.parent.parent / "bench"))
+    import gen_bp
+
+    big = tmp_path / "big.bp"
+    gen_bp.generate(big, 120_000)  # ~7,500 jobs: a few seconds of parsing
+    env = {k: v for k, v in cli_env.items() if k != "CI"}
+    shown = _load_on_a_terminal(env, big)
+    percents = {int(p) for p in re.findall(r"(\d+)%\|", shown)}
+    assert any(0 < p < 100 for p in percents), sorted(percents)
+    counts = [int(c) for c in re.findall(r"records=(\d+)", shown)]
+    assert counts and min(counts) < max(counts), counts  # the count grows while reading

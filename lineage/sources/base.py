@@ -14,6 +14,7 @@ counted with :meth:`LoadReport.skip`.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,27 @@ class LoadReport:
     options: LoadOptions = field(default_factory=LoadOptions)
     #: what a reader remembers across the records of one input (never in the summary)
     state: dict = field(default_factory=dict, repr=False)
+    #: bytes of the input read so far (line readers keep it; for the progress bar)
+    bytes_read: int = 0
+    #: called as ``on_progress(records, bytes_read)`` while the input is read (see :meth:`tick`)
+    on_progress: Callable[[int, int], None] | None = field(default=None, repr=False)
+    _last_tick: float = field(default=0.0, repr=False)
+
+    def tick(self, records: int) -> None:
+        """Report progress within the input, at most five times a second.
+
+        >>> seen = []
+        >>> r = LoadReport("x", "f", on_progress=lambda n, b: seen.append((n, b)))
+        >>> r.tick(10); r.tick(20)
+        >>> seen
+        [(10, 0)]
+        """
+        if self.on_progress is None:
+            return
+        now = time.monotonic()
+        if now - self._last_tick >= 0.2:
+            self._last_tick = now
+            self.on_progress(records, self.bytes_read)
 
     def skip(self, path: str, where: int | str | None, expected: str, found: str = "") -> None:
         """Raise a :class:`ParseError`, or in lenient mode count it and go on."""

@@ -45,6 +45,8 @@ def bounded_lines(path: Path, report: LoadReport, max_line: int,
             if not data:
                 return
             lineno += 1
+            if lineno % 1024 == 0:
+                report.bytes_read = raw.tell()  # for the progress bar
             if lineno == 1 and data.startswith(b"\xef\xbb\xbf"):
                 data = data[3:]  # a UTF-8 byte order mark
             if len(data) > max_line and not data.endswith(b"\n"):
