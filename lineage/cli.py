@@ -26,6 +26,7 @@ import csv
 import datetime as dt
 import re
 import io
+import shutil
 import json
 import os
 import sys
@@ -135,13 +136,58 @@ def emit(rows: list[dict], fmt: str, columns: list[str] | None = None) -> None:
     if not rows:
         click.echo("(no rows)")
         return
-    cells = [[_cell(human(c, r.get(c))).replace("\n", "\\n")[:80] for c in columns]
-             for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    click.echo("  ".join(c.ljust(w) for c, w in zip(columns, widths)))
+    width = shutil.get_terminal_size((120, 24)).columns  # $COLUMNS, the terminal, else 120
+    cells = [[_cell(human(c, r.get(c))).replace("\n", "\\n") for c in columns] for r in rows]
+    widths = fit([max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)],
+                 width)
+    if (len(rows) == 1 and len(columns) > 1) or sum(widths) + 2 * (len(widths) - 1) > width:
+        # one record, or too many columns for the terminal: a column per line (as psql's
+        # expanded display), values cut only at the terminal's edge
+        name_width = max(len(c) for c in columns)
+        for n, row in enumerate(cells, 1):
+            if len(rows) > 1:
+                click.echo(f"-[ row {n} ]" + "-" * max(width - 12 - len(str(n)), 0))
+            room = max(width - name_width - 2, 20)
+            for c, value in zip(columns, row):
+                click.echo(f"{c.ljust(name_width)}  {_clip(value, room)}")
+        return
+    click.echo("  ".join(_clip(c, w).ljust(w) for c, w in zip(columns, widths)))
     click.echo("  ".join("-" * w for w in widths))
     for row in cells:
-        click.echo("  ".join(v.ljust(w) for v, w in zip(row, widths)))
+        click.echo("  ".join(_clip(v, w).ljust(w) for v, w in zip(row, widths)))
+
+
+def fit(widths: list[int], total: int, gap: int = 2, least: int = 6) -> list[int]:
+    """Column widths that fit ``total`` characters: the widest columns give way first, none
+    below ``least`` (a table of many columns may still be wider).
+
+    >>> fit([10, 200, 30], 80)
+    [10, 36, 30]
+    >>> fit([5, 5], 80)
+    [5, 5]
+    """
+    widths = list(widths)
+    room = total - gap * (len(widths) - 1)
+    while sum(widths) > room:
+        widest = max(range(len(widths)), key=lambda i: widths[i])
+        others = sum(widths) - widths[widest]
+        target = max(room - others, least, max((w for i, w in enumerate(widths) if i != widest),
+                                               default=least))
+        if target >= widths[widest]:
+            if widths[widest] <= least:
+                break
+            target = widths[widest] - 1
+        widths[widest] = target
+    return widths
+
+
+def _clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, an ellipsis marking the cut.
+
+    >>> _clip("abcdef", 4), _clip("abc", 4)
+    ('abc…', 'abc')
+    """
+    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
 
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]),

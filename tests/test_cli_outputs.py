@@ -174,3 +174,22 @@ def test_the_progress_bar_moves_within_a_large_file(lin, cli_env, tmp_path):
     assert any(0 < p < 100 for p in percents), sorted(percents)
     counts = [int(c) for c in re.findall(r"records=(\d+)", shown)]
     assert counts and min(counts) < max(counts), counts  # the count grows while reading
+
+
+def test_tables_fit_the_terminal_and_one_row_is_a_record(lin, cli_env):
+    lin.load([BD])
+    env = dict(cli_env, COLUMNS="80")
+    wf = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
+    jobs = run(env, "query", "pegasus/workflow_jobs", "-p", f"workflow={wf}").stdout
+    lines = jobs.splitlines()  # 12 columns do not fit 80: a column per line, rows in blocks
+    assert len(lines) > 100 and max(len(line) for line in lines) <= 80, max(map(len, lines))
+    assert lines[0].startswith("-[ row 1 ]") and lines[1].split()[0] == "uid"
+    failed = run(env, "query", "pegasus/failed_jobs", "-p", f"workflow={wf}").stdout
+    assert failed.strip() == "(no rows)"
+    stats = run(env, "stats").stdout.splitlines()  # few columns: a table fitted to 80
+    assert max(len(line) for line in stats) <= 80
+    wide = run(dict(cli_env, COLUMNS="400"), "query", "pegasus/workflow_jobs", "-p",
+               f"workflow={wf}").stdout
+    assert not wide.startswith("-[") and max(len(x) for x in wide.splitlines()) > 80
+    record = run(env, "query", "node", "-p", f"uid={wf}").stdout.splitlines()
+    assert record[0].split()[0] == "uid" and wf in record[0]  # one row: a column per line
