@@ -140,3 +140,16 @@ def test_reports_are_readable_by_their_owner_only(lin, tmp_path):
     os.chmod(path, 0o644)  # an existing, world-readable file becomes private too
     lin.report("pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556", path)
     assert oct(path.stat().st_mode & 0o777) == "0o600" and "vis.Network" in path.read_text()
+
+
+def test_times_and_durations_in_reports_are_for_people(lin, tmp_path):
+    """The summary and the tables show epoch times as ISO 8601 UTC and durations with units
+    (the graph's tooltips and exports keep the stored numbers)."""
+    lin.load([BD])
+    page = (tmp_path / "wf.html")
+    lin.report(BD_WF, page)
+    text = page.read_text()
+    visible = text.split("<script", 1)[0]  # summary and tables, before the graph's data
+    assert "2012-03-13T12:35:38.000Z" in visible  # the workflow's start
+    assert not re.search(r">\s*13316\d{5}(\.\d+)?\s*<", visible)  # no raw epoch cell
+    assert re.search(r">\s*\d+(\.\d+)? s\s*<", visible)  # a duration with its unit

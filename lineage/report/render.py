@@ -21,6 +21,7 @@ from importlib import resources
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from .. import model
+from ..humanize import human
 
 #: Colours by outcome and by kind, as the model declares them.
 STATUS_COLOURS = dict(model.STATUSES)
@@ -49,6 +50,7 @@ def _env() -> Environment:
         autoescape=select_autoescape(default=True, default_for_string=True),
     )
     env.filters["show"] = _show
+    env.globals["human"] = human  # epoch times as ISO 8601 UTC, durations with units
     return env
 
 
@@ -120,6 +122,6 @@ def _summary_properties(props: dict) -> list[tuple[str, str]]:
         v = props[k]
         if k in ("uid", "name") or v is None or isinstance(v, (list, dict)):
             continue
-        text = str(v)
+        text = str(human(k, v))
         out.append((k, text if len(text) <= 160 else text[:160] + "..."))
     return out[:12]

@@ -1,0 +1,46 @@
+"""Values for people: epoch times as ISO 8601 UTC, durations with their unit, decimals to 6
+significant digits; used by the CLI's tables and the HTML reports (JSON, CSV and exports keep
+the stored values).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+_TIME_COLUMNS = re.compile(r"(^|_)(time|start|end|at|timestamp)$")
+_SECONDS_COLUMNS = re.compile(r"(^|_)(duration|wall_time|run_time|seconds|runtime_s)$")
+#: Chimbuko's runtimes and their statistics, in microseconds (not ratios of them)
+_MICRO_COLUMNS = re.compile(
+    r"^(?!.*ratio)(.*runtime.*|.*_us|(normal|global)_(mean|min|max|stddev|exclusive_mean))$")
+
+
+def human(column: str, value):
+    """A table cell for people: epoch times as ISO 8601 UTC, durations with their unit
+    (Chimbuko's in microseconds), other decimals to 6 significant digits. JSON and CSV keep
+    the stored values.
+
+    >>> human("start_time", 1331642943.4), human("entry_us", 1331642954500000)
+    ('2012-03-13T12:49:03.400Z', '2012-03-13T12:49:14.500000Z')
+    >>> human("duration", 60.002), human("runtime_exclusive", 24), human("ratio", 2/3)
+    ('60.002 s', '24 µs', '0.666667')
+    >>> human("job_id", 79), human("start_time", 12.5)
+    (79, '12.5 s')
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if _TIME_COLUMNS.search(column) or column in ("entry", "exit") or column.endswith("_us"):
+        micro = value > 1e14
+        if (micro or value > 1e8) and value < 4e18:
+            moment = dt.datetime.fromtimestamp(value / 1e6 if micro else value, dt.timezone.utc)
+            text = moment.isoformat(timespec="microseconds" if micro else "milliseconds")
+            return text.replace("+00:00", "Z")
+        if _TIME_COLUMNS.search(column):  # a time relative to something: a duration
+            return f"{value:.6g} s"
+    if _SECONDS_COLUMNS.search(column):
+        return f"{value:.6g} s"
+    if _MICRO_COLUMNS.search(column):
+        return f"{value:.6g} µs"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return value
