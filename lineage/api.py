@@ -281,6 +281,11 @@ class Lineage:
         >>> lin.export("pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556", "wf.json")  # doctest: +SKIP
         'wf.json'
         """
+        from . import exchange  # imported when used: it keeps the CLI's start-up short
+
+        if fmt != "openlineage" and fmt not in exchange.FORMATS:  # before any query
+            raise ValueError(f"format {fmt!r}: expected one of "
+                             f"{', '.join(exchange.FORMATS + ('openlineage',))}")
         starts = [uid] if isinstance(uid, str) else list(uid)
         uids: dict[str, None] = {}
         for one in starts:  # several: the union (a diff's two sides, say)
@@ -296,11 +301,6 @@ class Lineage:
                                        "run)")
             return openlineage.write(self.query("nodes", uids=every),
                                      self.query("subgraph_edges", uids=every), starts, output)
-        from . import exchange  # imported when used: it keeps the CLI's start-up short
-
-        if fmt not in exchange.FORMATS:
-            raise ValueError(f"format {fmt!r}: expected one of "
-                             f"{', '.join(exchange.FORMATS + ('openlineage',))}")
         nodes = (row for start in range(0, len(every), EXPORT_CHUNK)
                  for row in self.stream("nodes", uids=every[start:start + EXPORT_CHUNK]))
         return exchange.write(nodes, self.stream("subgraph_edges", uids=every), output, fmt)

@@ -16,11 +16,8 @@ from pathlib import Path
 def write_private(path: str | os.PathLike, text: str) -> str:
     """Write ``text`` (UTF-8) to ``path`` with mode 0600, creating its folder; an existing
     file is truncated and its mode set to 0600 too. Returns the path."""
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as fh:
-        os.fchmod(fh.fileno(), 0o600)  # O_TRUNC keeps an existing file's mode
+    out = create_private(path)
+    with open(out, "w", encoding="utf-8", errors="replace") as fh:  # "w" keeps the mode
         fh.write(text)
     return str(out)
 
@@ -38,7 +35,7 @@ def create_private(path: str | os.PathLike) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.fchmod(fd, 0o600)
+        os.fchmod(fd, 0o600)  # O_TRUNC keeps an existing file's mode
     finally:
         os.close(fd)
     return out
