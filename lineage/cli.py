@@ -152,6 +152,15 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
 
 
+def _clip_start(text: str, width: int) -> str:
+    """``text`` cut at its start to ``width`` characters (for paths, whose end names the file).
+
+    >>> _clip_start("/very/long/path/file.bp", 12), _clip_start("a.bp", 12)
+    ('…ath/file.bp', 'a.bp')
+    """
+    return text if len(text) <= width else "…" + text[len(text) - max(width - 1, 0):]
+
+
 FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]),
                       default="table", show_default=True, help="Output format.")
 
@@ -377,8 +386,11 @@ def stats(as_json, fmt):
     for rel, count in info["relationships"].items():
         click.echo(f"  {rel:20} {count}")
     click.echo(f"loads: {len(info['loads'])}")
+    width = shutil.get_terminal_size((120, 24)).columns
     for row in info["loads"]:
-        click.echo(f"  {row['status']:8} {row['format']:12} {row['path']}")
+        head = f"  {row['status']:8} {row['format']:12} "
+        # a path's end names the file: cut its start to fit the terminal
+        click.echo(head + _clip_start(str(row["path"]), max(width - len(head), 20)))
 
 
 @main.command()

@@ -176,8 +176,11 @@ def test_the_progress_bar_moves_within_a_large_file(lin, cli_env, tmp_path):
     assert counts and min(counts) < max(counts), counts  # the count grows while reading
 
 
-def test_tables_fit_the_terminal_and_one_row_is_a_record(lin, cli_env):
-    lin.load([BD])
+def test_tables_fit_the_terminal_and_one_row_is_a_record(lin, cli_env, tmp_path):
+    deep = tmp_path / ("d" * 90) / BD.name  # a load path wider than the terminal (CI checkouts)
+    deep.parent.mkdir()
+    deep.write_bytes(BD.read_bytes())
+    lin.load([deep])
     env = dict(cli_env, COLUMNS="80")
     wf = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
     jobs = run(env, "query", "pegasus/workflow_jobs", "-p", f"workflow={wf}").stdout
@@ -187,7 +190,8 @@ def test_tables_fit_the_terminal_and_one_row_is_a_record(lin, cli_env):
     failed = run(env, "query", "pegasus/failed_jobs", "-p", f"workflow={wf}").stdout
     assert failed.strip() == "(no rows)"
     stats = run(env, "stats").stdout.splitlines()  # few columns: a table fitted to 80
-    assert max(len(line) for line in stats) <= 80
+    assert max(len(line) for line in stats) <= 80, stats
+    assert any(line.endswith(BD.name) and "…" in line for line in stats), stats
     wide = run(dict(cli_env, COLUMNS="400"), "query", "pegasus/workflow_jobs", "-p",
                f"workflow={wf}").stdout
     assert not wide.startswith("-[") and max(len(x) for x in wide.splitlines()) > 80
