@@ -40,6 +40,7 @@ from typing import Any, Iterable, Iterator
 
 from ... import model
 from . import model as chimbuko_model
+from .spellings import generation, stack_of_names
 from ...records import Edge, Node, Record, as_json
 from ..base import Format, LoadReport
 
@@ -152,13 +153,17 @@ def event_uid(run: str, pid: int, label: str) -> str:
 
 
 def parse_label(label: Any) -> tuple[int, int, int]:
-    """The rank, io step and index of an event label.
+    """The rank, io step and index of an event label (``rank:step:idx``, or
+    ``rank-eid:step:idx`` as Chimbuko's ``generate_event_id(rank, step, idx, eid)`` writes).
 
-    >>> parse_label("0:12:225")
-    (0, 12, 225)
+    >>> parse_label("0:12:225"), parse_label("3-1:12:225")
+    ((0, 12, 225), (3, 12, 225))
     """
     try:
         rank, step, idx = label.split(":")
+        rank, sep, eid = rank.partition("-")
+        if sep and not eid.isdigit():
+            raise ValueError(eid)
         out = int(rank), int(step), int(idx)
     except (AttributeError, ValueError):
         raise _Bad("an event label 'rank:io_step:idx'", label) from None
@@ -243,18 +248,16 @@ def detection_params(params: Any) -> dict:
 
 
 def record_version(rec: dict) -> int:
-    """The record generation: 0 (``func_stats`` inside), 1 (``algo_params``, no version), 2+.
+    """The record generation (lineage/sources/chimbuko/spellings.py, GENERATIONS): -2 and
+    -1 (2019: call stacks of names), 0 (``func_stats`` inside), 1 (``algo_params``, no
+    version), 2+.
 
-    >>> record_version({"func_stats": {}}), record_version({"algo_params": {}})
+    >>> record_version({"event_id": "0:0:1", "func_stats": {}}), record_version({"algo_params": {}})
     (0, 1)
     >>> record_version({"algo_params": {}, "version": 2})
     2
     """
-    if "version" in rec and _num(rec["version"]) is not None:
-        return int(rec["version"])
-    if "func_stats" in rec:
-        return 0
-    return 1
+    return generation(rec)
 
 
 def classify(rec: Any) -> str | None:
@@ -271,6 +274,8 @@ def classify(rec: Any) -> str | None:
         return None
     if "event_id" in rec and "fid" in rec and ("call_stack" in rec or "rid" in rec):
         return "event"
+    if "func" in rec and "func_stats" in rec and "call_stack" in rec and "rid" in rec:
+        return "event"  # generation -2: no event_id, 'func' holds the event label
     if "descr" in rec and "value" in rec and "rid" in rec:
         return "metadata"
     if "fid" in rec and ("runtime_profile" in rec or "anomaly_metrics" in rec):
@@ -509,11 +514,19 @@ class _Builder:
     def event(self, rec: dict, collection: str | None) -> Iterator[Record]:
         """One ``anomalies`` or ``normalexecs`` record."""
         pid = self._pid(rec)
-        label = rec.get("event_id")
+        version = record_version(rec)
+        func = rec.get("func")
+        stack = rec.get("call_stack")
+        names = stack if stack_of_names(stack) else None  # generations -2, -1
+        if version == -2:  # 'func' holds the label; the stack starts with the function
+            label, func = func, names[0] if names else None
+        else:
+            label = rec.get("event_id")
         rid, step, _idx = parse_label(label)
         tid = _int(rec, "tid", required=False)
-        _int(rec, "fid")
-        stack = rec.get("call_stack")
+        _int(rec, "fid", required=version != -2)  # generation -2 wrote no fid
+        if names is not None:
+            stack = None
         if collection is None:
             own = stack[0] if isinstance(stack, list) and stack and isinstance(stack[0], dict) else {}
             if own.get("event_id") == label and isinstance(own.get("is_anomaly"), bool):
@@ -524,7 +537,8 @@ class _Builder:
         self.counts[collection] += 1
         extra: dict[str, Any] = {
             "provdb_collection": collection,
-            "record_version": record_version(rec),
+            "record_version": version,
+            "call_stack_functions": names,
             "runtime_inclusive": _num(rec.get("runtime_total")),
             "runtime_exclusive": _num(rec.get("runtime_exclusive")),
             "io_step": _int(rec, "io_step", required=False) if rec.get("io_step") is not None else step,
@@ -554,7 +568,7 @@ class _Builder:
         if isinstance(gpu, dict):
             extra.update({"gpu_device": _num(gpu.get("device")), "gpu_context": _num(gpu.get("context")),
                           "gpu_stream": _num(gpu.get("stream")), "gpu_thread": _num(gpu.get("thread"))})
-        own_entry = {"event_id": label, "fid": rec.get("fid"), "func": rec.get("func"),
+        own_entry = {"event_id": label, "fid": rec.get("fid"), "func": func,
                      "entry": rec.get("entry"), "exit": rec.get("exit")}
         if extra["hostname"] and self._first(("rank-host", pid, rid, extra["hostname"])):
             yield from self._rank(pid, rid, {"hostname": extra["hostname"]})
@@ -811,6 +825,8 @@ def detect_json(path: Path, head: bytes) -> bool:
         return True
     if all(m in head for m in _EVENT_MARKS) and any(m in head for m in _EVENT_ANY):
         return True
+    if all(m in head for m in (b'"func_stats"', b'"call_stack"', b'"runtime_total"')):
+        return True  # generation -2 (2019): no event_id, no fid
     if b'"descr"' in head and b'"rid"' in head and b'"tid"' in head and b'"value"' in head:
         return True
     if b'"fid"' in head and b'"fname"' in head and (b'"runtime_profile"' in head or b'"anomaly_metrics"' in head):

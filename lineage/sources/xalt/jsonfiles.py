@@ -43,6 +43,8 @@ _KEY_MARKERS = (
     (b'"userT"', b'"userDT"'),
     (b'"userT"', b'"cmdlineA"'),
     (b'"xalt_run_uuid"', b'"package_name"'),
+    (b'"userT"', b'"xaltLinkT"'),        # XALT 0.x run records (no userDT, no cmdlineA)
+    (b'"linkA"', b'"build_epoch"'),      # XALT 0.x flat link records (no resultT)
 )
 
 

@@ -34,6 +34,7 @@ from typing import Any, Iterator
 from ... import model
 from ...redact import redact_text
 from . import model as xalt_model
+from .spellings import canonical, unknown_keys
 from ...records import Edge, Node, Record, as_json
 from ..base import LoadReport
 
@@ -250,10 +251,14 @@ def record_kind(record: Any) -> str | None:
 
     >>> record_kind({"resultT": {}, "linkA": []}), record_kind({"userT": {}, "userDT": {}})
     ('link', 'run')
+    >>> record_kind({"uuid": "b1", "linkA": ["/usr/lib/crt1.o"]})  # XALT 0.x: flat
+    'link'
     """
     if not isinstance(record, dict):
         return None
     if "resultT" in record and ("linkA" in record or "link_line" in record):
+        return "link"
+    if "linkA" in record and "uuid" in record:  # the flat link record of XALT 0.x
         return "link"
     if "userT" in record and ("userDT" in record or "cmdlineA" in record or "xaltLinkT" in record):
         return "run"
@@ -531,6 +536,8 @@ class _Graph:
             yield Edge(model.WAS_GENERATED_BY, exe, b)
         seen: set[str] = set()
         for entry in rec.get("linkA") or []:
+            if isinstance(entry, str) and entry:  # XALT 0.x: a bare path, no sha1
+                entry = [entry]
             if not isinstance(entry, list) or not entry or not isinstance(entry[0], str):
                 self.report.unknown_item("linkA entry that is not [path, sha1]")
                 continue
@@ -583,6 +590,11 @@ def record_to_graph(rec: Any, raw: bytes | None, report: LoadReport, where: str,
         return
     graph = _Graph(report, env_mode(env or report.options.xalt_env), one_of_many)
     crc = check_crc(raw) if raw is not None else ("missing" if "crc" not in rec else "unchecked")
+    moved = canonical(rec, kind)  # older spellings (lineage/sources/xalt/spellings.py)
+    if moved:
+        graph.count("older_spellings", moved)
+    for key in unknown_keys(rec, kind):  # a spelling no XALT is known to write: counted
+        report.unknown_item(f"XALT {kind} record key {key}")
     graph.count(f"crc_{crc}")
     if crc == "bad":
         report.warn(f"{report.path}: {where}: the {kind} record's crc {rec.get('crc')} does not "
