@@ -23,6 +23,10 @@ command -v mvn >/dev/null || need+=(maven)
 if [ "${LINEAGE_SETUP_TEST_TOOLS:-1}" = 1 ]; then
   command -v chromium >/dev/null || need+=(chromium)
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+  # Swift's own importer (tests/oracle/swift) hashes scripts with the openssl command
+  command -v openssl >/dev/null || need+=(openssl)
+  # XALT's own loader (tests/oracle/xalt) writes to MariaDB, started by the test itself
+  [ -x /usr/sbin/mariadbd ] || command -v mariadbd >/dev/null || need+=(mariadb-server)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
