@@ -8,8 +8,10 @@ tables beside it come from ``SECTIONS``, looked up by the run's kind label, fall
 ``GENERIC_SECTIONS``. A loader adds its run tables by adding one entry to ``SECTIONS``.
 
 Over ``max_nodes`` nodes the graph is collapsed into groups (by run, by kind and
-transformation / job type / function, by kind: the finest level that fits), and the page says
-what was collapsed.
+transformation / job type / function, by kind: the finest level that fits; failed and
+anomalous nodes always stay on their own), and the page says what was collapsed. The drawn
+graph gets a layered left-to-right layout in data-flow direction (:func:`place`,
+:mod:`.layout`); a Pegasus workflow also its attempts (:mod:`.attempts`) for the timeline.
 
 >>> "Workflow" in SECTIONS
 True
@@ -30,7 +32,9 @@ from ..sources.chimbuko.model import PROGRAM_RUN
 from ..sources.swift.model import SCRIPT_RUN
 from ..sources.xalt.model import EXECUTABLE, EXECUTION, LIBRARY
 from ..private_file import write_private
-from .render import render
+from . import attempts as pegasus_attempts
+from .layout import layered
+from .render import PROV_TYPES as RENDER_PROV_TYPES, render
 from .view import ReportView
 
 #: Per run kind label: (section title, template, parameter name) tables shown beside the graph.
@@ -126,6 +130,18 @@ def neighbourhood_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list
 
 
 # ------------------------------------------------------------------ collapsing big graphs
+def stands_out(node: dict) -> bool:
+    """True for a node a collapsed graph never hides in a group: failed, or an anomaly.
+
+    >>> stands_out({"status": "failed"}), stands_out({"properties": {"is_anomaly": True}})
+    (True, True)
+    >>> stands_out({"status": "succeeded", "properties": {"is_anomaly": False}})
+    False
+    """
+    props = node.get("properties") or {}
+    return node.get("status") == "failed" or props.get("is_anomaly") is True
+
+
 def group_label(node: dict) -> str:
     """The transformation / job type / function a node is grouped under."""
     props = node.get("properties") or {}
@@ -140,8 +156,9 @@ def collapse(nodes: list[dict], edges: list[dict], max_nodes: int, keep: str | N
     """Group ``nodes`` so that at most ``max_nodes`` are drawn; returns (nodes, edges, note).
 
     Levels, finest first: (run, kind, group label), (run, kind), (kind); the first level whose
-    group count fits wins. Node ``keep`` (the report's root) is never grouped; a group of one
-    stays the node itself. ``note`` says what was collapsed (None when nothing was).
+    group count fits wins. Node ``keep`` (the report's root) and failed or anomalous nodes
+    (:func:`stands_out`) are never grouped, even when that draws more than ``max_nodes``; a
+    group of one stays the node itself. ``note`` says what was collapsed (None when nothing was).
 
     >>> ns = [{"uid": f"j{i}", "kind": "Job", "name": f"a{i}"} for i in range(5)]
     >>> out, _, note = collapse(ns, [], 2)
@@ -169,15 +186,13 @@ def collapse(nodes: list[dict], edges: list[dict], max_nodes: int, keep: str | N
             buckets[key(n)].append(n)
         if len(buckets) + len(kept) <= max_nodes:
             break
-    # spend what is left of the budget: failed nodes drawn on their own, then the
-    # smallest groups opened up
-    single = [n for n in others if n.get("status") == "failed"]
-    if len(buckets) + len(kept) + len(single) > max_nodes:
-        single = []
+    # failed and anomalous nodes are always drawn on their own (even over the limit); what is
+    # left of the budget opens up the smallest groups
+    single = [n for n in others if stands_out(n)]
     alone = {n["uid"] for n in single}
     buckets = {k: [m for m in v if m["uid"] not in alone] for k, v in buckets.items()}
     buckets = {k: v for k, v in buckets.items() if v}
-    budget = max_nodes - len(kept) - len(single) - len(buckets)
+    budget = max(0, max_nodes - len(kept) - len(single) - len(buckets))
     for k, members in sorted(buckets.items(), key=lambda kv: len(kv[1])):
         if len(members) - 1 > budget:
             break
@@ -230,13 +245,49 @@ def collapse(nodes: list[dict], edges: list[dict], max_nodes: int, keep: str | N
         "groups": groups_note,
         "grouped_nodes": sum(g["count"] for g in groups_note),
         "max_nodes": max_nodes,
+        "standing_out": len(alone),
     }
     return out, new_edges, note
 
 
 # ------------------------------------------------------------------ the report
+#: Relationship types drawn against their stored direction by default: the W3C PROV relations
+#: point from effect to cause ((job)-[:USED]->(file)); the page draws data flow (file -> job)
+#: and offers PROV direction as a toggle.
+PROV_TYPES = frozenset(RENDER_PROV_TYPES)
+
+#: Graphs up to this many drawn nodes that have a cycle get vis-network's force layout; any
+#: other graph the precomputed layered layout (``layout.layered``).
+PHYSICS_MAX = 2000
+
+
+def data_flow(edge: dict) -> tuple[str, str]:
+    """An edge as (from, to) in data-flow direction.
+
+    >>> data_flow({"source": "job", "type": "USED", "target": "file"})
+    ('file', 'job')
+    >>> data_flow({"source": "job", "type": "RUNS_TASK", "target": "task"})
+    ('job', 'task')
+    """
+    if edge["type"] in PROV_TYPES:
+        return edge["target"], edge["source"]
+    return edge["source"], edge["target"]
+
+
+def place(nodes: list[dict], edges: list[dict], dag: bool) -> str:
+    """Give the nodes ``x`` / ``y`` of a layered left-to-right drawing (data flowing from
+    left to right); returns the page's layout mode: ``layered``, or ``physics`` for a small
+    graph with a cycle."""
+    if not dag and len(nodes) <= PHYSICS_MAX:
+        return "physics"
+    pos = layered([n["uid"] for n in nodes], [data_flow(e) for e in edges])
+    for n in nodes:
+        n["x"], n["y"] = pos[n["uid"]]
+    return "layered"
+
+
 def is_dag(nodes: list[dict], edges: list[dict]) -> bool:
-    """True when the drawn graph has no cycle (it then gets the hierarchical layout).
+    """True when the drawn graph has no cycle (a small graph with one gets the force layout).
 
     >>> is_dag([{"uid": "a"}, {"uid": "b"}], [{"source": "a", "target": "b"}])
     True
@@ -295,10 +346,20 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
         runs = {r["uid"]: r["run_name"] for r in
                 lin.query("member_runs", uids=[n["uid"] for n in nodes]) if r["run"]}
     drawn, drawn_edges, collapsed = collapse(nodes, edges, max_nodes, keep=uid, runs=runs)
+    attempts = None
+    if is_run and kind == WORKFLOW.label:
+        attempts = pegasus_attempts.workflow_attempts(lin, uid)
+    labels = pegasus_attempts.job_labels(drawn, drawn_edges)
+    for n in drawn:
+        if n["uid"] in labels:
+            n["label"] = labels[n["uid"]]
+    dag = is_dag(drawn, drawn_edges)
+    layout = place(drawn, drawn_edges, dag)
     return dict(
         title=title, root=root, nodes=drawn, edges=drawn_edges, tables=tables,
-        collapsed=collapsed, hierarchical=is_dag(drawn, drawn_edges), kind_counts=dict(counts.most_common()),
-        view="run" if is_run else "neighbourhood", depth=depth,
+        collapsed=collapsed, hierarchical=dag, kind_counts=dict(counts.most_common()),
+        view="run" if is_run else "neighbourhood", depth=depth, layout=layout,
+        attempts=attempts,
     )
 
 

@@ -2,8 +2,9 @@
 
 Jinja2 with autoescaping writes every provenance string as text; the graph data travels
 as JSON inside ``<script type="application/json">`` (``tojson`` escapes ``<``, ``>``, ``&``
-and quotes), and the page's script builds tooltips with ``textContent``. vis-network is
-read from the pyvis package and inlined, so the file makes no network request.
+and quotes), and the page's script builds tooltips with ``textContent``. The renderer is
+inlined, so the file makes no network request: vis-network (read from the pyvis package)
+for graphs up to CANVAS_MIN_NODES drawn nodes, the page's own 2D canvas drawing above.
 
 >>> page = render(title="<script>", root={}, nodes=[], edges=[], tables=[])
 >>> "<script>" in page.split("</title>")[0], "&lt;script&gt;" in page
@@ -41,6 +42,12 @@ def vis_network_js() -> str:
     if re.search(r"</script|<!--", text, re.IGNORECASE):  # would end the inline <script>
         raise RuntimeError("vis-network.min.js cannot be inlined as it is")
     return text
+
+
+#: Above this many drawn nodes (with the layered layout) the page draws on a plain 2D canvas
+#: instead of vis-network: bench/bench_report.py measures why (vis-network needs seconds to
+#: set up 10,000 nodes; sigma.js on WebGL is software-rendered, and slow, without a GPU).
+CANVAS_MIN_NODES = 2000
 
 
 @lru_cache(maxsize=1)
@@ -86,22 +93,56 @@ def render_diff(result: dict, first: dict, second: dict) -> str:
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"))
 
 
+#: Relationship types that point from effect to cause (drawn reversed: data flow).
+PROV_TYPES = sorted(name for name, r in model.REL_TYPES.items() if r.prov)
+
+#: Layout modes: ``layered`` (positions precomputed by :mod:`.layout`), ``physics`` (force
+#: layout in the page, small graphs with a cycle), ``vis`` (vis-network's own hierarchical
+#: layout: what reports used before, kept for bench/bench_report.py's comparison).
+LAYOUTS = ("layered", "physics", "vis")
+
+
 def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables: list[dict],
            collapsed: dict | None = None, hierarchical: bool = True,
-           kind_counts: dict | None = None, view: str = "neighbourhood", depth: int = 3) -> str:
-    """The report page as a string (every value escaped; see the module docstring)."""
+           kind_counts: dict | None = None, view: str = "neighbourhood", depth: int = 3,
+           layout: str | None = None, attempts: list[dict] | None = None,
+           focus_depth: int = 2, renderer: str | None = None) -> str:
+    """The report page as a string (every value escaped; see the module docstring).
+
+    ``layout`` is one of LAYOUTS (default: ``layered`` when every node has ``x`` / ``y``,
+    else ``vis`` for a DAG, else ``physics``); ``attempts`` (a Pegasus workflow's, from
+    :mod:`.attempts`) adds the timeline and a clicked job's attempts; a click on a node shows
+    its lineage ``focus_depth`` hops up and down ("expand" adds one). ``renderer``: ``vis``
+    (vis-network) or ``canvas`` (the page's own 2D canvas drawing; the default above
+    CANVAS_MIN_NODES nodes with the layered layout)."""
+    placed = bool(nodes) and all("x" in n and "y" in n for n in nodes)
+    if layout is None:
+        layout = "layered" if placed else ("vis" if hierarchical else "physics")
+    if layout not in LAYOUTS or (layout == "layered" and not placed):
+        raise ValueError(f"layout {layout!r}: one of {', '.join(LAYOUTS)}; layered needs x, y")
+    if renderer is None:
+        renderer = "canvas" if layout == "layered" and len(nodes) > CANVAS_MIN_NODES else "vis"
+    if renderer not in ("vis", "canvas") or (renderer == "canvas" and layout != "layered"):
+        raise ValueError(f"renderer {renderer!r}: vis, or canvas with the layered layout")
+    nodes_json, edges_json = compact(nodes, edges)
     kinds = sorted({n.get("kind") or "?" for n in nodes})
-    statuses = sorted({n["status"] for n in nodes if n.get("status")})
+    statuses = sorted({n["status"] for n in nodes if n.get("status")}
+                      | {a["status"] for a in attempts or () if a.get("status")})
     return _env().get_template("report.html.j2").render(
         title=title,
         root=root,
-        graph={"nodes": nodes, "edges": edges, "hierarchical": hierarchical,
+        graph={"nodes": nodes_json, "edges": edges_json, "hierarchical": hierarchical,
                "status_colours": STATUS_COLOURS, "kind_colours": KIND_COLOURS,
-               "root": root.get("uid")},
+               "root": root.get("uid"), "layout": layout, "prov_types": PROV_TYPES,
+               "attempts": [{k: v for k, v in a.items() if v is not None} for a in attempts]
+               if attempts is not None else None,
+               "focus_depth": focus_depth, "renderer": renderer},
+        attempts=attempts,
         tables=tables,
         collapsed=collapsed,
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-        vis_js=vis_network_js(),
+        renderer_js="" if renderer == "canvas" else vis_network_js(),
+        renderer=renderer,
         status_colours={s: STATUS_COLOURS.get(s, OTHER_STATUS) for s in statuses},
         kinds=kinds,
         kind_colours={k: KIND_COLOURS.get(k, OTHER_KIND) for k in kinds},
@@ -110,6 +151,27 @@ def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables:
         depth=depth,
         root_properties=_summary_properties(root.get("properties") or {}),
     )
+
+
+def compact(nodes: list[dict], edges: list[dict]) -> tuple[list[dict], list[list]]:
+    """The graph as the page reads it: nodes without the properties that repeat their own
+    fields, edges as ``[source index, target index, type, count]`` (uids are long; a 10,000
+    node page is megabytes smaller).
+
+    >>> compact([{"uid": "a", "properties": {"uid": "a", "x": 1}}, {"uid": "b"}],
+    ...         [{"source": "a", "type": "USED", "target": "b"}])
+    ([{'uid': 'a', 'properties': {'x': 1}}, {'uid': 'b'}], [[0, 1, 'USED', None]])
+    """
+    index = {n["uid"]: i for i, n in enumerate(nodes)}
+    out = []
+    for n in nodes:
+        props = n.get("properties")
+        if props:
+            n = dict(n, properties={k: v for k, v in props.items()
+                                    if k not in ("uid", "kind", "name") or v != n.get(k)})
+        out.append(n)
+    return out, [[index[e["source"]], index[e["target"]], e["type"], e.get("count")]
+                 for e in edges]
 
 
 def _summary_properties(props: dict) -> list[tuple[str, str]]:
