@@ -8,6 +8,10 @@ A header is a run of ``//`` comment lines at the top::
     // param max_depth: integer, optional (default null = no limit). ... Example: 3
     // returns: uid, kind, name, depth
 
+An optional ``// pick <param>: <Cypher query>`` line says how to find a value that fits the
+template in any graph (a workflow with failed jobs for ``pegasus/failed_jobs``): one query
+returning one column, which the Browser guide uses for its examples.
+
 Templates are pure Cypher with ``$parameters``, runnable as they are in Neo4j Browser after
 ``:param`` lines. Optional parameters the caller leaves out are passed as their default.
 
@@ -32,6 +36,7 @@ from .errors import TemplateError
 _PARAM = re.compile(r"param\s+(\w+)\s*:\s*(.*)")
 _EXAMPLE = re.compile(r"Example:\s*(.+?)\s*$")
 _DEFAULT = re.compile(r"\(default\s+([^)=]+?)(?:\s*=.*)?\)")
+_PICK = re.compile(r"pick\s+(\w+)\s*:\s*(.+)")
 
 
 def cypher_dir() -> Path:
@@ -63,6 +68,8 @@ class Template:
     returns: list[str]
     text: str
     notes: list[str] = field(default_factory=list)
+    #: ``{param: Cypher query}`` from ``// pick`` lines: how to find a fitting example value
+    picks: dict[str, str] = field(default_factory=dict)
 
     def bind(self, given: dict) -> dict:
         """The parameters to send: the given ones, checked, plus defaults for the rest."""
@@ -84,13 +91,24 @@ class Template:
         return out
 
     def browser_text(self, values: dict | None = None) -> str:
-        """The template ready to paste into Neo4j Browser, with ``:param`` lines first."""
+        """The template ready for Neo4j Browser: one ``:param`` command setting every
+        parameter (run it first), then the query (run it second): one command and one
+        result each, where several ``:param`` lines would be a multi-statement run that
+        shows no rows. Values are JSON, which Cypher reads as literals.
+
+        >>> print(get("node").browser_text({"uid": "a"}).splitlines()[0])
+        :param [{uid}] => { RETURN "a" AS `uid` }
+        """
         values = values or {}
         lines = []
-        for p in self.params:
-            value = values.get(p.name, p.example if p.example is not None else p.default)
-            lines.append(f":param {p.name} => {json.dumps(value)};")
-        return "\n".join(lines + ["", self.text.strip(), ""])
+        if self.params:
+            names = ", ".join(p.name for p in self.params)
+            literals = ", ".join(
+                f"{json.dumps(values.get(p.name, p.example if p.example is not None else p.default))}"
+                f" AS `{p.name}`" for p in self.params)
+            lines += [f":param [{{{names}}}] => {{ RETURN {literals} }}", "",
+                      "// run the :param line above first, then the query below", ""]
+        return "\n".join(lines + [self.text.strip(), ""])
 
 
 def coerce(value, type_name: str):
@@ -146,7 +164,7 @@ def parse(path: Path, name: str) -> Template:
         if not line.startswith("//"):
             break
         header.append(line[2:].strip())
-    purpose, returns, params, notes = "", [], [], []
+    purpose, returns, params, notes, picks = "", [], [], [], {}
     last = None
     for line in header:
         if line.startswith("purpose:"):
@@ -169,6 +187,8 @@ def parse(path: Path, name: str) -> Template:
                 doc=doc,
             ))
             last = "param"
+        elif (m := _PICK.match(line)) is not None:
+            picks[m.group(1)], last = m.group(2).strip(), "pick"
         elif line.startswith("note:"):
             notes.append(line[len("note:"):].strip())
             last = "note"
@@ -180,7 +200,7 @@ def parse(path: Path, name: str) -> Template:
             notes[-1] += " " + line
     if not purpose or not returns:
         raise TemplateError(f"{path}: header needs 'purpose:' and 'returns:' lines")
-    return Template(name, path, purpose, tuple(params), returns, text, notes)
+    return Template(name, path, purpose, tuple(params), returns, text, notes, picks)
 
 
 def all_templates() -> list[Template]:

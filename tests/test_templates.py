@@ -16,8 +16,11 @@ def test_every_template_has_a_header_and_runs_in_browser_form():
     for t in templates.all_templates():
         assert t.purpose and t.returns
         text = t.browser_text()
-        for p in t.params:
-            assert f":param {p.name} =>" in text
+        if t.params:  # one command sets them all (Browser runs it as one, with one result)
+            first = text.splitlines()[0]
+            assert first.startswith(":param [{") and ";" not in first
+            for p in t.params:
+                assert f" AS `{p.name}`" in first
 
 
 def test_binding_checks_names_and_fills_defaults():

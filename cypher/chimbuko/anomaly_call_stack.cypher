@@ -1,6 +1,7 @@
 // name: chimbuko/anomaly_call_stack
 // purpose: The call stack of a Chimbuko function execution (usually an anomaly), from the root of the thread down to the execution itself, each frame with its function, times and whether it was anomalous.
 // param uid: string, required. The execution's uid. Example: "chimbuko:event:chimbuko-0a1b2c3d:0:1:0:11291"
+// pick uid: MATCH (a:Anomaly)-[:CALLED_BY]->(:FunctionExecution) RETURN a.uid ORDER BY a.outlier_severity DESC, a.uid LIMIT 1
 // returns: level, uid, function, fid, event_id, entry, exit, runtime, is_anomaly
 // note: follows CALLED_BY (callee -> caller) outward; a call stack is a chain, so the cost is its depth.
 MATCH (start:FunctionExecution {uid: $uid})

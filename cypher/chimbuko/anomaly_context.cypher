@@ -2,6 +2,7 @@
 // purpose: The window around a Chimbuko execution: the executions just before and after it on its thread, its caller and callees, and the ranks its window exchanged MPI messages with.
 // param uid: string, required. The execution's uid. Example: "chimbuko:event:chimbuko-0a1b2c3d:0:1:0:3969"
 // param steps: integer, optional (default 5). How many executions before and after to show (at most 50). Example: 3
+// pick uid: MATCH (a:Anomaly)-[:CALLED_BY]->(:FunctionExecution) RETURN a.uid ORDER BY a.outlier_severity DESC, a.uid LIMIT 1
 // returns: relation, offset, uid, name, rank, entry, exit, is_anomaly, message_type, bytes, tag, timestamp
 // note: relation is before, after, caller, callee, sent_to or received_from; offset counts executions away on the window (0 for the others).
 MATCH (a:FunctionExecution {uid: $uid})

@@ -2,6 +2,7 @@
 // purpose: Where a result came from, across systems: the output, the task, job or call that made it, each attempt, the process XALT saw (executable path and sha1, its build's compiler and link line, the libraries loaded and linked) and the anomalies Chimbuko found in that run, most severe first. Needs `lineage link`.
 // param uid: string, required. A Pegasus file or Swift dataset (or the task, job, call, attempt or XALT run itself). Example: "swift:dataset:001-echo-20090316-1711-i7icnjl1:dataset:20090316-1711-yw5z2th7:720000000001"
 // param top: integer, optional (default 5). How many anomalies to list per run. Example: 5
+// pick uid: MATCH (o:Entity)-[:WAS_GENERATED_BY]->(:Activity) RETURN o.uid ORDER BY o.uid LIMIT 1
 // returns: output, producer, producer_kind, attempt, attempt_host, process, how, link_rules, execution, executable_path, executable_sha1, compiler, link_line, libraries_loaded, libraries_linked, anomaly_count, top_anomalies
 // note: one row per XALT run linked to an attempt of the producer (how: "same process" when XALT saw the producer's own process, "ran within" for another program of the attempt), or one row with a null execution when nothing is linked.
 // note: a Pegasus file known only from wf.map.file (direction unknown) is explained by the tasks that touched it.

@@ -2,6 +2,7 @@
 // purpose: The failed, held and never-submitted jobs of a Pegasus workflow (and, on request, of its sub-workflows), each with its attempts, last state, exit code or signal, host, decoded output and, for a job that never ran, the nearest failed or held upstream job that explains why.
 // param workflow: string, required. The workflow's uid. Example: "pegasus:workflow:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3"
 // param recursive: boolean, optional (default false). Also list the jobs of every sub-workflow below it. Example: true
+// pick workflow: MATCH (w:Workflow)<-[:PART_OF]-(j:Job) WHERE j.status IN ['failed', 'held'] RETURN w.uid ORDER BY w.uid LIMIT 1
 // returns: job_uid, job_id, type, status, held, attempts, last_state, exitcode, signal, host, stderr, stdout, held_reason, workflow, blocked_by, blocked_by_uid
 // note: the exit code or signal is the first failing task invocation's of the last attempt (DAGMan's post script comes
 //       after the task), else the attempt's own; never both. held is true when the last attempt was held at some
