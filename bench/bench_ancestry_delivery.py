@@ -13,11 +13,12 @@ same start nodes: what the user waits for with this tool, and with what they wou
 Builds a layered DAG of N nodes (each derived from 2 nodes of the layer above, WIDTH wide) as
 ``ProvEntity`` nodes, measures, deletes them again.
 
-    .venv/bin/python bench/bench_ancestry_delivery.py [N] [WIDTH]   # default 200000 1000
+    .venv/bin/python bench/bench_ancestry_delivery.py [N] [WIDTH] [STARTS]  # 200000 1000 30
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -29,25 +30,32 @@ from lineage import templates
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_ancestry_depth import PREFIX, build, clean  # noqa: E402
-from bench_ancestry_depth import timed as timed_s  # noqa: E402
 
 
-def timed(fn, starts) -> tuple[float, int]:
-    """Median milliseconds and rows per start node."""
-    median, rows = timed_s(fn, starts)
-    return median * 1000, rows // len(starts)
+def timed(fn, starts) -> tuple[float, float, int]:
+    """Median and 95th percentile milliseconds, and rows per start node."""
+    seconds, rows = [], 0
+    for uid in starts:
+        t0 = time.perf_counter()
+        rows += len(fn(uid))
+        seconds.append(time.perf_counter() - t0)
+    seconds.sort()
+    p95 = seconds[min(len(seconds) - 1, round(0.95 * (len(seconds) - 1)))]
+    return statistics.median(seconds) * 1000, p95 * 1000, rows // len(starts)
 
 
-def networkx_ancestors(graph: nx.DiGraph, uid: str) -> list[tuple[str, int]]:
+def networkx_ancestors(graph: nx.DiGraph, uid: str, cutoff: int | None = None):
     return [(node, depth) for node, depth in
-            nx.single_source_shortest_path_length(graph, uid).items() if node != uid]
+            nx.single_source_shortest_path_length(graph, uid, cutoff=cutoff).items()
+            if node != uid]
 
 
 CTE = """
 WITH RECURSIVE up(id, depth) AS (
-  SELECT parent, 1 FROM edge WHERE child = %s
+  SELECT parent, 1 FROM edge WHERE child = %(uid)s
   UNION
   SELECT e.parent, up.depth + 1 FROM edge e JOIN up ON e.child = up.id
+  WHERE up.depth < %(max)s
 )
 SELECT id, min(depth) FROM up GROUP BY id
 """
@@ -71,10 +79,11 @@ def postgres_runner(edges: list[tuple[str, str]]):
     conn.execute("CREATE INDEX edge_child ON edge (child)")
     conn.execute("ANALYZE edge")
     conn.commit()
-    return server, lambda uid: conn.execute(CTE, (uid,)).fetchall()
+    return server, lambda uid, depth: conn.execute(
+        CTE, {"uid": uid, "max": depth if depth is not None else 10**9}).fetchall()
 
 
-def main(n: int = 200_000, width: int = 1000) -> None:
+def main(n: int = 200_000, width: int = 1000, starts_count: int = 30) -> None:
     with lineage.connect() as lin:
         clean(lin)
         t0 = time.perf_counter()
@@ -86,27 +95,38 @@ def main(n: int = 200_000, width: int = 1000) -> None:
         graph = nx.DiGraph(edges)
         server, cte = postgres_runner(edges)
         template = templates.get("ancestors")
-        starts = [f"{PREFIX}{i}" for i in range(n - n // 2, n - n // 2 + 5)]
+        middle = n - n // 2
+        starts = [f"{PREFIX}{middle + i * (width // starts_count)}" for i in range(starts_count)]
+        print(f"{starts_count} start nodes in the middle layer; median / p95 ms; rows per start")
         try:
-            streamed = timed(lambda u: lin.graph.run(template.text, template.bind({"uid": u})),
-                             starts)
-            collected = timed(lambda u: lin.query("ancestors", uid=u), starts)
-            counted = timed(lambda u: lin.graph.run(
-                "CALL () { " + template.text + " } RETURN count(*) AS n",
-                template.bind({"uid": u})), starts)
-            in_memory = timed(lambda u: networkx_ancestors(graph, u), starts)
-            assert streamed[1] == collected[1] == in_memory[1]
-            print(f"ancestors of {len(starts)} nodes, {collected[1]} rows each, median ms:")
-            print(f"  template, one Bolt record per row:   {streamed[0]:8.0f}")
-            print(f"  lin.query (rows collected):          {collected[0]:8.0f}   "
-                  f"{streamed[0] / collected[0]:.1f}x faster than streamed")
-            print(f"  inside Neo4j, counting only:         {counted[0]:8.0f}")
-            print(f"  networkx in memory:                  {in_memory[0]:8.0f}")
-            if cte:
-                pg = timed(cte, starts)
-                assert pg[1] == collected[1]
-                print(f"  PostgreSQL recursive CTE:            {pg[0]:8.0f}   "
-                      f"lin.query / PostgreSQL = {collected[0] / pg[0]:.2f}")
+            for depth in (3, 10, 100, None):
+                bind = {"uid": None, "max_depth": depth}
+                ways = {
+                    "lin.query (every row into Python)":
+                        lambda u: lin.query("ancestors", uid=u, max_depth=depth),
+                    "lin.query_page (CLI table: 100 rows + counts)":
+                        lambda u: lin.query_page("ancestors", {"uid": u, "max_depth": depth}).rows,
+                    "template streamed, a Bolt record per row":
+                        lambda u: lin.graph.run(template.text, template.bind({**bind, "uid": u})),
+                    "inside Neo4j, counting only (template)":
+                        lambda u: lin.graph.run("CALL () { " + template.text
+                                                + " } RETURN count(*) AS n",
+                                                template.bind({**bind, "uid": u})),
+                    "networkx, graph in memory":
+                        lambda u: networkx_ancestors(graph, u, depth),
+                }
+                if cte:
+                    ways["PostgreSQL recursive CTE, rows fetched"] = lambda u: cte(u, depth)
+                results = {name: timed(fn, starts) for name, fn in ways.items()}
+                pg = results.get("PostgreSQL recursive CTE, rows fetched")
+                rows = results["lin.query (every row into Python)"][2]
+                agree = {name: r[2] for name, r in results.items()
+                         if not name.startswith(("lin.query_page", "inside"))}
+                assert len(set(agree.values())) == 1, agree  # the same answer every way
+                print(f"\nmax_depth={depth}: {rows} rows per start")
+                for name, (median, p95, _) in results.items():
+                    ratio = f"  PostgreSQL/this = {pg[0] / median:5.2f}" if pg else ""
+                    print(f"  {name:48} {median:8.1f} {p95:8.1f}{ratio}")
         finally:
             clean(lin)
             if server:
@@ -114,4 +134,4 @@ def main(n: int = 200_000, width: int = 1000) -> None:
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:3]))
+    main(*(int(a) for a in sys.argv[1:4]))

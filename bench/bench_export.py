@@ -45,7 +45,7 @@ def child(mode: str, fmt: str, uid: str, out: str) -> None:
         else:  # the whole subgraph in memory first
             from lineage import exchange
 
-            nodes, edges = lin.subgraph(uid)
+            nodes, edges = lin.subgraph_rows(uid)
             if fmt == "graphml":
                 import networkx as nx
 

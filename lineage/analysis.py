@@ -10,6 +10,8 @@ Cypher answers slowly): the critical path of a workflow with networkx's longest 
 
 from __future__ import annotations
 
+from . import templates
+
 _START = object()  # a virtual first job, so that node weights become edge weights
 
 #: Templates computed in Python: name -> (template that fetches the input, parameter name).
@@ -50,13 +52,23 @@ def longest_chain(jobs: list[dict]) -> list[dict]:
 
 #: Frontier uids sent to Neo4j per step query.
 STEP_BATCH = 10_000
+#: Deepest ``max_depth`` searched level by level (a query each); a deeper bound is one query
+#: of the template (its whole search, then the depth filter): past a few levels the round
+#: trips cost more than the whole search (bench/bench_queries.py)
+BFS_LEVELS = 6
 
 
 def bounded_lineage(lin, uid: str, max_depth: int, upstream: bool = True) -> list[dict]:
     """Ancestors (or descendants) of ``uid`` up to ``max_depth`` hops, each at its shortest
     distance: the rows of the ``ancestors`` / ``descendants`` templates, found by one
     breadth-first step per depth (template ``lineage_step``), so the search stops at
-    ``max_depth`` instead of exploring the whole graph and filtering afterwards."""
+    ``max_depth`` instead of exploring the whole graph and filtering afterwards; a bound past
+    ``BFS_LEVELS`` is one query of the template instead."""
+    if max_depth > BFS_LEVELS:  # deep: one search in the server beats a round trip per level
+        template = templates.get("ancestors" if upstream else "descendants")
+        return lin.graph.run_collected(
+            template.text, template.bind({"uid": uid, "max_depth": max_depth}),
+            template.returns)
     seen = {uid}
     frontier, rows = [uid], []
     for depth in range(1, max_depth + 1):

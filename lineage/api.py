@@ -8,24 +8,29 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import time
+from collections import Counter
 from typing import Iterable, Iterator
 
 from pathlib import Path
 
 from . import analysis, loads, model, templates
 from .errors import LineageError, TemplateError
-from .connection import Graph
+from .connection import Graph, Page
 from .connection import Settings as ConnectionSettings
 from .settings import LoadOptions, Settings
 from .pipeline import LoadResult, Progress
 from .pipeline import load as _load
 from .private_file import write_private
+from .redact import redact_url
 from .writer import Writer, ensure_schema
 
 
 #: Query names answered in Python over a template's rows (see :mod:`lineage.analysis`).
 COMPUTED = tuple(analysis.COMPUTED)
+log = logging.getLogger("lineage.api")
 EXPORT_CHUNK = 10_000  # node uids per query while an export streams
 
 
@@ -36,9 +41,14 @@ class Rows(list):
     ['uid', 'depth']
     """
 
-    def __init__(self, rows: Iterable[dict] = (), columns: list[str] | None = None):
+    def __init__(self, rows: Iterable[dict] = (), columns: list[str] | None = None,
+                 lineage: "Lineage | None" = None, params: dict | None = None):
         super().__init__(rows)
         self.columns = columns if columns is not None else (list(self[0]) if self else [])
+        #: the graph and parameters the rows came from: ``to_networkx`` fetches what the rows
+        #: do not hold (the relationships among them, the start node) there
+        self.lineage = lineage
+        self.params = params or {}
 
     def to_pandas(self):
         """A pandas DataFrame (needs ``pip install lineage-explorer[pandas]``)."""
@@ -47,11 +57,30 @@ class Rows(list):
         return pd.DataFrame(list(self), columns=self.columns)
 
     def to_networkx(self, source: str = "uid", target: str | None = None):
-        """A networkx DiGraph: one node per row keyed by ``source`` with the other columns
-        as attributes; with ``target``, an edge from each row's ``source`` to its ``target``
-        (a list column gives one edge per element)."""
+        """The rows as a networkx graph.
+
+        - relationship rows (columns ``source``, ``type``, ``target``: ``edges_among``,
+          ``subgraph_edges``): a ``MultiDiGraph``, one edge per row with its ``type`` and
+          properties (key: the type, with the relationship's ``key`` property when it has one);
+        - node rows (a ``uid`` column: ``ancestors``, ``nodes``, ...) from a query: a
+          ``MultiDiGraph`` of those nodes with their labels and properties (the row's columns,
+          such as ``depth``, win), plus the node the query started from (its ``uid``
+          parameter), and the typed relationships among them, fetched from the graph;
+        - with ``target`` (or rows built by hand): a ``DiGraph``, one node per row keyed by
+          ``source`` with the other columns as attributes, and an edge from each row's
+          ``source`` to its ``target`` (a list column gives one edge per element).
+
+        >>> rows = Rows([{"source": "a", "type": "USED", "target": "b", "properties": {}}])
+        >>> list(rows.to_networkx().edges(data="type"))
+        [('a', 'b', 'USED')]
+        """
         import networkx as nx
 
+        columns = set(self.columns) | (set(self[0]) if self else set())
+        if target is None and {"source", "type", "target"} <= columns:
+            return self._edges_graph()
+        if target is None and self.lineage is not None and source in columns:
+            return self._nodes_graph(source)
         graph = nx.DiGraph()
         for row in self:
             attrs = {k: v for k, v in row.items() if k not in (source, target)}
@@ -62,6 +91,96 @@ class Rows(list):
                     if end is not None:
                         graph.add_edge(row[source], end)
         return graph
+
+    def _edges_graph(self):
+        graph = typed_graph([], self)
+        if self.lineage is not None and graph:
+            _add_node_attributes(graph, self.lineage, list(graph))
+        return graph
+
+    def _nodes_graph(self, source: str):
+        uids = list(dict.fromkeys(row[source] for row in self if row.get(source) is not None))
+        start = self.params.get("uid")
+        extra: dict = {}
+        if isinstance(start, str) and start not in uids:  # ancestry rows leave out the start
+            uids.insert(0, start)
+            extra[start] = {"depth": 0} if "depth" in self.columns else {}
+        edges = self.lineage.query("subgraph_edges", uids=uids) if uids else []
+        graph = typed_graph([], edges)
+        graph.add_nodes_from(uids)
+        _add_node_attributes(graph, self.lineage, uids)
+        for row in self:
+            if row.get(source) is not None:
+                graph.nodes[row[source]].update({k: v for k, v in row.items() if k != source})
+        for uid, attrs in extra.items():
+            graph.nodes[uid].update(attrs)
+        return graph
+
+
+def typed_graph(nodes: Iterable[dict], edges: Iterable[dict]):
+    """A networkx ``MultiDiGraph`` from ``nodes`` rows (``uid``, ``kind``, ``properties``,
+    optionally ``labels``) and relationship rows (``source``, ``type``, ``target``,
+    optionally ``properties``): node attributes are the properties with ``kind`` (and
+    ``labels``); each edge has its ``type`` and properties, keyed by its type (and its
+    ``key`` property, which tells apart two relationships of one type between one pair).
+
+    >>> g = typed_graph([{"uid": "a", "kind": "Job", "properties": {"uid": "a", "x": 1}}],
+    ...                 [{"source": "a", "type": "USED", "target": "b"}])
+    >>> dict(g.nodes["a"]), list(g.edges(keys=True, data="type"))
+    ({'uid': 'a', 'x': 1, 'kind': 'Job'}, [('a', 'b', 'USED', 'USED')])
+    """
+    import networkx as nx
+
+    graph = nx.MultiDiGraph()
+    for row in nodes:
+        graph.add_node(row["uid"], **_node_attrs(row))
+    for row in edges:
+        props = row.get("properties") or {}
+        key = row["type"] if props.get("key") is None else f"{row['type']}:{props['key']}"
+        # (a property named ``key`` cannot go through add_edge's keyword arguments)
+        graph.add_edges_from([(row["source"], row["target"], key,
+                               {**props, "type": row["type"]})])
+    return graph
+
+
+def _node_attrs(row: dict) -> dict:
+    attrs = dict(row.get("properties") or {})
+    for column in ("kind", "labels"):
+        if row.get(column) is not None:
+            attrs[column] = row[column]
+    return attrs
+
+
+#: every node's labels and properties, for graphs (the values are parameters)
+_NODE_ATTRIBUTES = ("MATCH (n:Lineage) WHERE n.uid IN $uids "
+                    "RETURN n.uid AS uid, n.kind AS kind, labels(n) AS labels, "
+                    "properties(n) AS properties")
+
+
+def _add_node_attributes(graph, lin: "Lineage", uids: list[str]) -> None:
+    for row in lin.graph.run(_NODE_ATTRIBUTES, {"uids": uids}):
+        graph.nodes[row["uid"]].update(_node_attrs(row))
+
+
+def _hashable(value):
+    """A value usable as a count key (lists and maps as their JSON text).
+
+    >>> _hashable(["a"]), _hashable(3)
+    ('["a"]', 3)
+    """
+    if isinstance(value, (list, dict)):
+        import json
+        return json.dumps(value, sort_keys=True, default=str)
+    return value
+
+
+def _query_name(name_or_cypher: str) -> str:
+    """A template's name, or a Cypher string's first line (for log lines).
+
+    >>> _query_name("MATCH (n)\\nRETURN n")
+    'MATCH (n)'
+    """
+    return name_or_cypher.strip().splitlines()[0][:120] if name_or_cypher.strip() else "''"
 
 
 class Lineage:
@@ -81,21 +200,37 @@ class Lineage:
         xalt_env: str | None = None,
         options: LoadOptions | None = None,
         fail_fast: bool = False,
+        bulk: bool = False,
     ) -> list[LoadResult]:
         """Load files, directories or database URLs; returns one result per input.
 
         ``lenient`` skips and counts malformed records; ``xalt_env`` (none, filtered, all)
         is what is kept of XALT run environments; both default to the settings'. A malformed
         input does not stop the others: the error is raised once all are done (its
-        ``results`` hold every input's result), or at once with ``fail_fast``.
+        ``results`` hold every input's result), or at once with ``fail_fast``. ``bulk``
+        imports with neo4j-admin instead (a first load into the empty database of the
+        managed server only; see :mod:`lineage.bulk`).
         """
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
         options = (options or self.settings.load).with_(
             lenient=True if lenient else None, xalt_env=xalt_env)
+        if bulk:
+            from .bulk import bulk_load
+
+            return bulk_load(self, paths, source=source, progress=progress, options=options,
+                             fail_fast=fail_fast)
         writer = Writer(self.graph.driver, self.graph.database)
-        return _load(writer, paths, source=source, progress=progress, options=options,
-                     fail_fast=fail_fast)
+        paths = list(paths)
+        log.info("loading %d input%s (source %s, options %s)", len(paths),
+                 "" if len(paths) == 1 else "s", source, options.as_json())
+        results = _load(writer, paths, source=source, progress=progress, options=options,
+                        fail_fast=fail_fast)
+        for r in results:
+            log.info("%s %s [%s]: %d node / %d edge records in %.3f s", r.status,
+                     redact_url(str(r.path)), r.format, sum(r.nodes.values()),
+                     sum(r.edges.values()), r.seconds)
+        return results
 
     def unload(self, load_or_path: str | os.PathLike) -> list[dict]:
         """Remove what only one load stated, by load uid or id or by input path (every
@@ -122,13 +257,56 @@ class Lineage:
         """
         from . import linking
 
-        return linking.link(self.graph, rules,
-                            linking.DEFAULT_SKEW if skew is None else skew, dry_run)
+        result = linking.link(self.graph, rules,
+                              linking.DEFAULT_SKEW if skew is None else skew, dry_run)
+        log.info("link%s: %s", " (dry run)" if dry_run else "",
+                 ", ".join(f"{rule} {c.get('links', 0)} links" for rule, c in result.rules.items()))
+        return result
 
     # ----------------------------------------------------------- querying
     def query(self, name_or_cypher: str, params: dict | None = None, **kwargs) -> Rows:
         """Run a template by name (``"ancestors"``) or a Cypher string, with parameters."""
         params = {**(params or {}), **kwargs}
+        started = time.perf_counter()
+        rows = self._query(name_or_cypher, params)
+        rows.lineage, rows.params = self, params
+        log.debug("query %s: %d rows in %.3f s", _query_name(name_or_cypher), len(rows),
+                 time.perf_counter() - started)
+        log.debug("query parameters: %s", params)
+        return rows
+
+    def query_page(self, name_or_cypher: str, params: dict | None = None, offset: int = 0,
+                   limit: int = 100, count_by: Iterable[str] = ("kind", "depth", "status")
+                   ) -> Page:
+        """Rows ``offset`` to ``offset + limit`` of a query, the total, and how many rows hold
+        each value of the ``count_by`` columns it returns: a large answer summarised without
+        shipping every row (a template's page is cut in the server).
+
+        >>> page = lin.query_page("ancestors", {"uid": uid}, limit=20)  # doctest: +SKIP
+        >>> page.total, page.counts["kind"], page.more                  # doctest: +SKIP
+        (72653, [('ProvEntity', 72653)], 72633)
+        """
+        params = dict(params or {})
+        if offset < 0 or limit < 0:
+            raise TemplateError(f"offset and limit must not be negative (got {offset}, {limit})")
+        wanted = list(count_by)
+        if (templates.is_template_name(name_or_cypher)
+                and name_or_cypher not in analysis.COMPUTED
+                and not (name_or_cypher in ("ancestors", "descendants")
+                         and params.get("max_depth") is not None)):
+            template = templates.get(name_or_cypher)
+            started = time.perf_counter()
+            page = self.graph.run_page(template.text, template.bind(params), template.returns,
+                                       offset, limit, wanted)
+            log.debug("query %s: a page of %d of %d rows in %.3f s", name_or_cypher,
+                      len(page.rows), page.total, time.perf_counter() - started)
+            return page
+        rows = self.query(name_or_cypher, params)
+        counts = {c: Counter(_hashable(r.get(c)) for r in rows).most_common()
+                  for c in wanted if c in rows.columns}
+        return Page(list(rows[offset:offset + limit]), len(rows), offset, counts)
+
+    def _query(self, name_or_cypher: str, params: dict) -> Rows:
         if name_or_cypher in analysis.COMPUTED:
             return self._computed(name_or_cypher, params)
         if name_or_cypher in ("ancestors", "descendants") and params.get("max_depth") is not None:
@@ -230,12 +408,27 @@ class Lineage:
         return write_private(output, page)
 
     # ----------------------------------------------------------- exchange
-    def subgraph(self, uid: str, depth: int = 3, links: bool = False) -> tuple[Rows, Rows]:
+    def subgraph(self, uid: str, depth: int = 3, links: bool = False):
         """A run's parts (``PART_OF``, up to ``depth`` hops) and the nodes they touch, or a
         node's ancestors and descendants (up to ``depth``), with every relationship among
-        them: (nodes, edges). ``links`` adds what ``lineage link`` connected to those nodes
-        in other systems (XALT runs, Chimbuko runs) and the nodes they touch (executables,
-        libraries, hosts)."""
+        them, as a networkx ``MultiDiGraph``: nodes keyed by uid with their ``labels``,
+        ``kind`` and properties; edges with their ``type`` and properties. ``links`` adds
+        what ``lineage link`` connected to those nodes in other systems (XALT runs, Chimbuko
+        runs) and the nodes they touch (executables, libraries, hosts).
+
+        >>> g = lin.subgraph("pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556")  # doctest: +SKIP
+        >>> sorted({t for _, _, t in g.edges(data="type")})[:2]                       # doctest: +SKIP
+        ['INSTANCE_OF', 'PART_OF']
+        """
+        uids = self.subgraph_uids(uid, depth, links)
+        graph = typed_graph([], self.query("subgraph_edges", uids=uids))
+        graph.add_nodes_from(uids)
+        _add_node_attributes(graph, self, uids)
+        graph.graph["start"] = uid
+        return graph
+
+    def subgraph_rows(self, uid: str, depth: int = 3, links: bool = False) -> tuple[Rows, Rows]:
+        """:meth:`subgraph` as rows: (``nodes`` rows, ``subgraph_edges`` rows)."""
         uids = self.subgraph_uids(uid, depth, links)
         return self.query("nodes", uids=uids), self.query("subgraph_edges", uids=uids)
 
@@ -310,6 +503,7 @@ class Lineage:
         """Write the HTML lineage report of a run or node to ``output``; returns its path."""
         from .report import write_report
 
+        log.info("report of %s to %s", uid, output)
         return write_report(self, uid, output, **options)
 
     def view(self, uid: str, **options):
@@ -329,19 +523,44 @@ class Lineage:
         self.close()
 
 
-def connect(settings: Settings | None = None, start_managed: bool = True) -> Lineage:
-    """Connect to ``NEO4J_URI`` if set, else to the managed local server (started if needed,
-    unless ``start_managed`` is false: then a server that is not running is an error).
+def connect(settings: Settings | None = None, start_managed: bool = True,
+            profile: str | None = None) -> Lineage:
+    """Connect to ``NEO4J_URI`` if set, else to the profile file's ``[connection]``, else to
+    the managed local server (started if needed, unless ``start_managed`` is false: then a
+    server that is not running is an error).
 
-    ``settings`` default to the environment's, read once (:class:`lineage.settings.Settings`).
+    ``settings`` default to the profile file's and the environment's, read once
+    (:class:`lineage.settings.Settings`); ``profile`` picks a named profile of the file.
+
+    >>> lin = lineage.connect(profile="cluster")             # doctest: +SKIP
     """
-    settings = settings or Settings.from_env()
+    settings = settings or Settings.from_env(profile=profile)
     return Lineage(Graph.connect(ConnectionSettings.of(settings, start_managed)), settings)
 
 
-def managed_server(action: str = "status") -> dict:
+def connect_demo(settings: Settings | None = None) -> Lineage:
+    """Connect to the demo's own managed server (started if needed; state in
+    :func:`lineage.server.demo_state_dir`), never to the user's graph: ``lineage demo``
+    loads the samples there. Its defaults (report limits, load options) are ``settings``'.
+
+    >>> with lineage.api.connect_demo() as demo:             # doctest: +SKIP
+    ...     len(demo.query("runs"))
+    9
+    """
+    from . import server
+
+    state = server.demo_state_dir()
+    info = server.start(state)
+    log.info("the demo's own Neo4j: %s (state %s)", info["uri"], state)
+    return Lineage(Graph.connect(ConnectionSettings(info["uri"], info["user"],
+                                                    server.password(state), None, True)),
+                   settings or Settings.from_env())
+
+
+def managed_server(action: str = "status", demo: bool = False) -> dict:
     """Start, stop or describe the managed local Neo4j (``action``: start, stop, status);
-    returns its status (running, URIs, user, where the password file is).
+    returns its status (running, URIs, user, where the password file is). ``demo``: the
+    demo's own server instead (see :func:`connect_demo`).
 
     >>> managed_server("restart")
     Traceback (most recent call last):
@@ -353,4 +572,4 @@ def managed_server(action: str = "status") -> dict:
     actions = {"start": server.start, "stop": server.stop, "status": server.status}
     if action not in actions:
         raise ValueError(f"action {action!r}: expected start, stop or status")
-    return actions[action]()
+    return actions[action](server.demo_state_dir() if demo else None)

@@ -27,7 +27,7 @@ import re
 import io
 import shutil
 import json
-import os
+import logging
 import sys
 from pathlib import Path
 
@@ -40,13 +40,16 @@ import_driver_without_dataframes()  # before the driver is first imported: see l
 from neo4j.exceptions import Neo4jError, ServiceUnavailable  # noqa: E402
 
 from . import api, templates
+from .connection import Page
 from .humanize import human
 from .settings import Settings
 from .sources import SOURCES
 from .linking.rules import RULES as LINK_RULES
 from .errors import InputsFailed, LineageError, ParseError, ServerError, TemplateError
+from .config import ConfigError
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
+log = logging.getLogger("lineage.cli")
 #: the name the demo gives the Chimbuko run of lineage/samples_linked/ (see its NOTICE.md)
 LINKED_CHIMBUKO_RUN = "blackdiamond-analyze"
 
@@ -162,17 +165,28 @@ def _clip_start(text: str, width: int) -> str:
 
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]),
-                      default="table", show_default=True, help="Output format.")
+                      default=lambda: _settings().default_format,
+                      show_default="table, or the profile's default", help="Output format.")
 
 
 def _settings() -> Settings:
-    """The environment's settings, read once per command (kept on the root click context)."""
+    """The profile file's and the environment's settings, read once per command (kept on the
+    root click context, with the root's --profile and --config)."""
     ctx = click.get_current_context(silent=True)
     root = ctx.find_root() if ctx else None
     if root is None:
         return Settings.from_env()
     if not isinstance(root.obj, Settings):
-        root.obj = Settings.from_env()
+        try:
+            root.obj = Settings.from_env(profile=root.meta.get("lineage.profile"),
+                                         config=root.meta.get("lineage.config"))
+        except ValueError as exc:  # a malformed variable: a usage error, as a bad option
+            raise ConfigError(str(exc)) from None
+        from .logs import SECRETS
+
+        SECRETS.add(root.obj.neo4j_password)
+        log.debug("settings: %s", {r["setting"]: f"{r['value']} ({r['source']})"
+                                   for r in root.obj.described()})
     return root.obj
 
 
@@ -198,7 +212,7 @@ class _Main(click.Group):
         except ServiceUnavailable as exc:
             click.echo(f"error: Neo4j is not reachable: {exc}", err=True)
             sys.exit(EXIT_SERVER)
-        except TemplateError as exc:
+        except (TemplateError, ConfigError) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_USAGE)
         except (LineageError, Neo4jError) as exc:
@@ -208,12 +222,27 @@ class _Main(click.Group):
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="lineage-explorer")
-def main():
+@click.option("--profile", default=None, metavar="NAME",
+              help="Use this profile of the profile file [default: $LINEAGE_PROFILE].")
+@click.option("--config", "config_file", default=None, metavar="FILE",
+              help="The profile file [default: $LINEAGE_CONFIG, else "
+                   "~/.config/lineage-explorer/config.toml].")
+@click.option("-v", "--verbose", count=True,
+              help="Log what is done on stderr: -v steps, -vv details and the driver's log.")
+@click.option("-q", "--quiet", is_flag=True, help="Log errors only (no warnings).")
+@click.pass_context
+def main(ctx, profile, config_file, verbose, quiet):
     """lineage: HPC provenance (Pegasus, Swift, Chimbuko, XALT) in one Neo4j graph.
 
-    Uses NEO4J_URI / NEO4J_USERNAME / NEO4J_PASSWORD / NEO4J_DATABASE when set, else a
-    managed local Neo4j (started on demand; see `lineage neo4j status`).
+    Uses NEO4J_URI / NEO4J_USERNAME / NEO4J_PASSWORD / NEO4J_DATABASE when set, else the
+    profile file's [connection], else a managed local Neo4j (started on demand; see
+    `lineage neo4j status`). `lineage config show` prints the settings in effect.
     """
+    from .logs import setup
+
+    setup(-1 if quiet else verbose)
+    ctx.meta["lineage.profile"] = profile
+    ctx.meta["lineage.config"] = config_file
 
 
 # ------------------------------------------------------------------ neo4j
@@ -239,23 +268,26 @@ def _print_status(info: dict, as_json: bool) -> None:
 
 @neo4j.command("start")
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
-def neo4j_start(as_json):
+@click.option("--demo", is_flag=True, help="The demo's own server (`lineage demo`).")
+def neo4j_start(as_json, demo):
     """Start the managed server (a no-op when it is running); waits for Bolt."""
-    _print_status(api.managed_server("start"), as_json)
+    _print_status(api.managed_server("start", demo=demo), as_json)
 
 
 @neo4j.command("stop")
-def neo4j_stop():
+@click.option("--demo", is_flag=True, help="The demo's own server (`lineage demo`).")
+def neo4j_stop(demo):
     """Stop the managed server."""
-    info = api.managed_server("stop")
+    info = api.managed_server("stop", demo=demo)
     click.echo("stopped" if not info["running"] else "still running")
 
 
 @neo4j.command("status")
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
-def neo4j_status(as_json):
+@click.option("--demo", is_flag=True, help="The demo's own server (`lineage demo`).")
+def neo4j_status(as_json, demo):
     """Show whether the managed server runs, its URIs and where its password is."""
-    _print_status(api.managed_server("status"), as_json)
+    _print_status(api.managed_server("status", demo=demo), as_json)
 
 
 # ------------------------------------------------------------------ load and stats
@@ -298,7 +330,11 @@ def _progress_printer(quiet: bool, echo=None):
               help="Name the Chimbuko run of these inputs (default: from their folder).")
 @click.option("--link", "then_link", is_flag=True,
               help="Then link executions across systems (as `lineage link`).")
-def load(paths, source, lenient, as_json, fmt, quiet, env, fail_fast, chimbuko_run, then_link):
+@click.option("--bulk", is_flag=True,
+              help="First load into an empty managed database: import with neo4j-admin "
+                   "(the server is restarted); refused otherwise.")
+def load(paths, source, lenient, as_json, fmt, quiet, env, fail_fast, chimbuko_run, then_link,
+         bulk):
     """Load provenance files, directories or database URLs into the graph.
 
     Each input is loaded whole or not at all; a malformed one is reported and the others are
@@ -318,7 +354,7 @@ def load(paths, source, lenient, as_json, fmt, quiet, env, fail_fast, chimbuko_r
         try:
             options = lin.settings.load.with_(chimbuko_run=chimbuko_run)
             results = lin.load(paths, source=source, lenient=lenient, progress=progress,
-                               xalt_env=env, fail_fast=fail_fast, options=options)
+                               xalt_env=env, fail_fast=fail_fast, options=options, bulk=bulk)
         except ParseError as exc:
             if getattr(exc, "results", None):
                 _print_load_results(exc.results, fmt)
@@ -541,19 +577,52 @@ def _params(pairs: tuple[str, ...]) -> dict:
     return out
 
 
+TABLE_ROWS = 100  # rows a table shows unless --limit / --all say otherwise
+
+
 @main.command()
 @click.argument("name_or_cypher")
 @click.option("-p", "--param", "params", multiple=True, help="NAME=VALUE (repeatable).")
 @FORMAT
 @click.option("--write", is_flag=True, help="Allow a Cypher string that writes.")
-def query(name_or_cypher, params, fmt, write):
+@click.option("--limit", type=click.IntRange(min=0), default=None,
+              help=f"Rows to show (table default: {TABLE_ROWS}; json and csv: all).")
+@click.option("--offset", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Rows to skip first (the next page: --offset 100).")
+@click.option("--all", "every_row", is_flag=True, help="Every row, however many.")
+def query(name_or_cypher, params, fmt, write, limit, offset, every_row):
     """Run a template from cypher/ by name, or a Cypher string, with -p parameters.
 
     Parameters of a Cypher string are strings unless they parse as JSON (numbers, lists).
+    A table shows the first 100 rows of a large answer and sums up the rest (rows per kind,
+    depth and status), cut in the server so the rest never crosses the wire; --offset pages,
+    --all shows everything.
+
+    \b
+    Examples:
+      lineage query ancestors -p uid=pegasus:job:WF:analyze_j4
+      lineage query ancestors -p uid=... --offset 100 --limit 100
+      lineage query runs --format json
     """
     given = _params(params)
+    if every_row:
+        limit = None
+    elif limit is None and fmt == "table":
+        limit = TABLE_ROWS
     with _connect() as lin:
         if templates.is_template_name(name_or_cypher) or name_or_cypher in api.COMPUTED:
+            if limit is not None or offset:
+                page = lin.query_page(name_or_cypher, given, offset,
+                                      limit if limit is not None else 2**62)
+                if not page.total:
+                    _refuse_unknown_uids(lin, name_or_cypher, given)
+                columns = (templates.get(name_or_cypher).returns
+                           if templates.is_template_name(name_or_cypher)
+                           else list(page.rows[0]) if page.rows else [])
+                emit(page.rows, fmt, columns)
+                if fmt == "table" and (page.more or offset):
+                    _print_page_summary(page)
+                return
             rows = lin.query(name_or_cypher, given)
             if not rows:
                 _refuse_unknown_uids(lin, name_or_cypher, given)
@@ -574,7 +643,28 @@ def query(name_or_cypher, params, fmt, write):
                     raise TemplateError("this Cypher writes to the graph: add --write to run "
                                         "it") from None
                 raise
-    emit(list(rows), fmt, rows.columns)
+    if limit is None and not offset:
+        emit(list(rows), fmt, rows.columns)
+        return
+    page = Page(list(rows)[offset:offset + limit if limit is not None else None], len(rows),
+                offset, {})
+    emit(page.rows, fmt, rows.columns)
+    if fmt == "table" and (page.more or offset):
+        _print_page_summary(page)
+
+
+def _print_page_summary(page) -> None:
+    """What a page leaves out: which rows were shown, and the rows per kind, depth, status."""
+    first, last = page.offset + 1, page.offset + len(page.rows)
+    shown = f"rows {first:,}-{last:,}" if page.rows else f"no rows after {page.offset:,}"
+    hint = f"--offset {last} for the next page, " if page.more else ""
+    click.echo(f"({shown} of {page.total:,}; {hint}--all for every row)")
+    for column, counts in page.counts.items():
+        if isinstance(counts[0][0] if counts else None, (int, float)):
+            counts = sorted(counts, key=lambda c: c[0])  # depths in order
+        parts = [f"{'(none)' if v is None else v}: {n:,}" for v, n in counts[:12]]
+        more = f", … ({len(counts)} values)" if len(counts) > 12 else ""
+        click.echo(safe_text(f"{column}: {', '.join(parts)}{more}"))
 
 
 def _refuse_unknown_uids(lin, name: str, given: dict) -> None:
@@ -649,6 +739,33 @@ def cypher_show(name, from_graph):
     click.echo(template.browser_text(values))
 
 
+# ------------------------------------------------------------------ configuration
+@main.group("config")
+def config_():
+    """The settings in effect: profile file, environment, defaults."""
+
+
+@config_.command("show")
+@FORMAT
+def config_show(fmt):
+    """Print every setting, its value (secrets masked) and where it came from.
+
+    The profile file is --config, else $LINEAGE_CONFIG, else
+    $XDG_CONFIG_HOME/lineage-explorer/config.toml (~/.config/...); the environment overrides
+    it, command-line options override both.
+    """
+    settings = _settings()
+    rows = settings.described()
+    if fmt == "json":
+        click.echo(json.dumps({"config_file": settings.config_file, "profile": settings.profile,
+                               "settings": rows}, indent=2, default=str))
+        return
+    if fmt == "table":
+        click.echo(f"profile file: {settings.config_file or '(none)'}"
+                   + (f" [profile {settings.profile}]" if settings.profile else ""))
+    emit(rows, fmt, ["setting", "value", "source"])
+
+
 # ------------------------------------------------------------------ reports and demo
 @main.command()
 @click.argument("uid")
@@ -686,10 +803,24 @@ def reset(yes, force):
 @main.command()
 @click.option("-o", "--output-dir", default="lineage-demo", show_default=True,
               type=click.Path(file_okay=False), help="Where the reports go.")
-def demo(output_dir):
-    """Start the managed Neo4j (unless NEO4J_URI is set), load the bundled real samples and
-    write HTML reports."""
-    with _connect() as lin:
+@click.option("--into-current-graph", is_flag=True,
+              help="Load the samples into the graph the other commands use (NEO4J_URI, the "
+                   "profile's, or the managed server) instead of the demo's own server.")
+def demo(output_dir, into_current_graph):
+    """Load the bundled real samples into the demo's own Neo4j and write HTML reports.
+
+    The demo runs its own managed server (state under the managed server's, in demo/, with
+    its own ports and password file: `lineage neo4j status --demo`), so the samples never
+    mix with your graph; Neo4j Community holds one user database per server.
+    """
+    if into_current_graph:
+        connection = _connect()
+    else:
+        if _settings().neo4j_uri:
+            click.echo("note: the samples go to the demo's own Neo4j, not to NEO4J_URI "
+                       "(--into-current-graph loads them there)", err=True)
+        connection = api.connect_demo(_settings())
+    with connection as lin:
         results = lin.load([samples_dir()], lenient=False, progress=_progress_printer(False))
         # the linked samples' Chimbuko run gets its name (Chimbuko records none)
         results += lin.load([samples_dir().with_name("samples_linked")],
@@ -709,8 +840,8 @@ def demo(output_dir):
                f"{sum(c['links'] for c in linked.rules.values())} executions across systems")
     for path in written:
         click.echo(f"report: {Path(path).resolve()}")
-    if not _settings().neo4j_uri:
-        status = api.managed_server("status")
+    if not into_current_graph or not _settings().neo4j_uri:
+        status = api.managed_server("status", demo=not into_current_graph)
         click.echo(f"Neo4j Browser: {status['browser_url']} (user {status['user']}, "
                    f"password in {status['password_file']})")
 

@@ -28,6 +28,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from . import model
 from .private_file import create_private
+from .records import scalar_type
 from .sources.prov.mapping import LIST_PREFIX, NAMESPACE, PREFIX, RELATIONS
 
 FORMATS = ("prov-json", "prov-n", "graphml")
@@ -163,16 +164,6 @@ def write_prov_n(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path)
         out.write("endDocument\n")
 
 
-def _graphml_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "long"
-    if isinstance(value, float):
-        return "double"
-    return "string"
-
-
 def _widen(old: str | None, new: str) -> str:
     if old is None or old == new:
         return new
@@ -203,7 +194,7 @@ def write_graphml(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path
                 continue
             entry = keys.setdefault((domain, name), [f"d{len(keys)}", None])
             entry[1] = _widen(entry[1], "string" if isinstance(value, (list, dict))
-                              else _graphml_type(value))
+                              else scalar_type(value))
             parts.append(f'<data key="{entry[0]}">{escape(_graphml_text(value))}</data>')
         return "".join(parts)
 

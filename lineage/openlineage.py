@@ -96,7 +96,7 @@ def _files(nodes: dict[str, dict], edges: list[dict]) -> tuple[dict, dict]:
 
 
 def events(nodes: list[dict], edges: list[dict], root_uid: str) -> Iterator:
-    """The run events of the run ``root_uid`` from its subgraph (``Lineage.subgraph``)."""
+    """The run events of the run ``root_uid`` from its subgraph (``Lineage.subgraph_rows``)."""
     from openlineage.client.event_v2 import (InputDataset, Job, OutputDataset, Run, RunEvent,
                                              RunState)
     from openlineage.client.generated import parent_run

@@ -61,6 +61,22 @@ class Edge:
 Record = Union[Node, Edge]
 
 
+def scalar_type(value: Any) -> str:
+    """The type name a scalar property value has in Neo4j (and in GraphML and neo4j-admin
+    CSV headers, which use the same names).
+
+    >>> scalar_type(True), scalar_type(3), scalar_type(2.5), scalar_type("x")
+    ('boolean', 'long', 'double', 'string')
+    """
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "long"
+    if isinstance(value, float):
+        return "double"
+    return "string"
+
+
 def as_json(value: Any) -> str:
     """Encode a nested value (map, list of maps) as one JSON string property.
 

@@ -13,6 +13,7 @@ authentication on with a generated password kept in a file only the user can rea
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import secrets
@@ -34,6 +35,7 @@ POM = Path(__file__).with_name("server") / "pom.xml"
 DEFAULT_BOLT_PORT = 7687
 DEFAULT_HTTP_PORT = 7474
 START_TIMEOUT = float(os.environ.get("LINEAGE_NEO4J_START_TIMEOUT", "180"))
+log = logging.getLogger("lineage.server")
 
 
 def state_dir() -> Path:
@@ -46,6 +48,12 @@ def state_dir() -> Path:
         return Path(os.environ["LINEAGE_HOME"]).expanduser()
     base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
     return Path(base) / "lineage-explorer"
+
+
+def demo_state_dir() -> Path:
+    """The state directory of the demo's own server (``lineage demo``): ``demo/`` under
+    :func:`state_dir`, so that the samples never mix with the user's graph."""
+    return state_dir() / "demo"
 
 
 def cache_dir() -> Path:
@@ -304,14 +312,15 @@ def _browser_guide_settings(paths: ServerPaths, http_port: int) -> dict[str, str
     from .report import guide
 
     try:
-        archive = guide.install(lib_dir(), paths.root / "web")
+        archive = guide.install(lib_dir(), paths.root / "web", http_port)
     except (OSError, ValueError) as exc:
         print(f"lineage: Neo4j Browser guide not installed: {exc}", file=sys.stderr)
         return {}
     return {
         "internal.dbms.web_dir_path": str(archive.parent),
         "browser.remote_content_hostname_whitelist": "guides.neo4j.com,localhost,127.0.0.1",
-        "browser.post_connect_cmd": f"play {guide.guide_url(http_port)}",
+        "browser.post_connect_cmd": f"style {guide.style_url(http_port)}; "
+                                    f"play {guide.guide_url(http_port)}",
     }
 
 
@@ -418,6 +427,7 @@ def start(state: Path | None = None, timeout: float = START_TIMEOUT) -> dict:
     bolt = _pick(DEFAULT_BOLT_PORT, set())
     http = _pick(DEFAULT_HTTP_PORT, {bolt})
     write_config(paths, bolt, http)  # neo4j-admin reads it too
+    log.info("starting the managed Neo4j %s in %s", NEO4J_VERSION, paths.root)
     if not (paths.data_dir / "dbms" / "auth.ini").exists() or not paths.password_file.exists():
         if (paths.data_dir / "dbms" / "auth.ini").exists():
             raise ServerError(
@@ -429,7 +439,10 @@ def start(state: Path | None = None, timeout: float = START_TIMEOUT) -> dict:
     tried = {bolt, http}
     for _ in range(PORT_ATTEMPTS):
         if _launch(java, lib, paths, bolt, http, deadline):
+            log.info("Neo4j started: bolt://127.0.0.1:%d in %.1f s", bolt,
+                     timeout - (deadline - time.monotonic()))
             return status(state)
+        log.info("ports %d/%d were taken meanwhile; trying others", bolt, http)
         bolt = _pick(DEFAULT_BOLT_PORT, tried)
         http = _pick(DEFAULT_HTTP_PORT, tried | {bolt})
         tried |= {bolt, http}
@@ -541,6 +554,7 @@ def stop(state: Path | None = None) -> dict:
     paths = ServerPaths.under(state)
     info = _read_info(paths) or {}
     if info.get("pid") and _alive(info["pid"]):
+        log.info("stopping the managed Neo4j (pid %d) in %s", info["pid"], paths.root)
         _terminate(info["pid"])
     return status(state)
 
@@ -553,6 +567,46 @@ def kill(state: Path | None = None) -> None:
         deadline = time.monotonic() + 30
         while _alive(info["pid"]) and time.monotonic() < deadline:
             time.sleep(0.1)
+
+
+def import_full(state: Path | None, nodes: list[Path], relationships: list[Path],
+                array_delimiter: str, report: Path, database: str = "neo4j") -> None:
+    """Replace ``database`` of the managed server with neo4j-admin CSV files: stop the
+    server, ``neo4j-admin database import full --overwrite-destination`` with the server's
+    own config, start it again (on the same ports when they are still free). Users and
+    the password live in the system database and stay."""
+    state = state or state_dir()
+    paths = ServerPaths.under(state)
+    info = _read_info(paths) or {}
+    java, lib = find_java(), install()
+    stop(state)
+    args = ["-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "database", "import", "full",
+            database, "--overwrite-destination=true", "--id-type=string",
+            "--multiline-fields=true", "--skip-bad-relationships=false",
+            "--skip-duplicate-nodes=false", "--bad-tolerance=0",
+            f"--array-delimiter=U+{ord(array_delimiter):04X}", f"--report-file={report}"]
+    args += [f"--nodes={p}" for p in nodes] + [f"--relationships={p}" for p in relationships]
+    argfile = report.with_name("import.args")  # long lists of files: a Java argument file
+    _write_private(argfile, "\n".join('"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"'
+                                      for a in args) + "\n")
+    env = dict(os.environ, NEO4J_HOME=str(paths.root), NEO4J_CONF=str(paths.conf_dir))
+    try:
+        proc = subprocess.run([java, "-Xmx1g", f"@{argfile}"], capture_output=True, text=True,
+                              env=env, cwd=paths.root, umask=0o077)
+    finally:
+        _restart(state, paths, info)
+    if proc.returncode != 0:
+        raise ServerError(f"neo4j-admin database import failed; database {database} may "
+                          "now be empty (bulk loads import into empty ones only):\n" + (proc.stdout + proc.stderr)[-3000:])
+
+
+def _restart(state: Path, paths: ServerPaths, info: dict) -> None:
+    """Start the server again on the ports it had (else on free ones, as ``start``)."""
+    bolt, http = info.get("bolt_port"), info.get("http_port")
+    if bolt and http and port_free(bolt) and port_free(http):
+        if _launch(find_java(), install(), paths, bolt, http, time.monotonic() + START_TIMEOUT):
+            return
+    start(state)
 
 
 if __name__ == "__main__":  # pragma: no cover - manual use

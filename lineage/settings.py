@@ -68,12 +68,33 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
         raise ValueError(f"{name}={text!r}: expected a number") from None
 
 
+#: the environment variable of each setting (the profile file's keys: lineage.config)
+ENV_VARS = {"neo4j_uri": "NEO4J_URI", "neo4j_user": "NEO4J_USERNAME",
+            "neo4j_password": "NEO4J_PASSWORD", "neo4j_database": "NEO4J_DATABASE",
+            "report_max_nodes": "LINEAGE_REPORT_MAX_NODES",
+            "report_max_rows": "LINEAGE_REPORT_MAX_ROWS", "lenient": "LINEAGE_LENIENT",
+            "xalt_env": "LINEAGE_XALT_ENV", "default_format": "LINEAGE_FORMAT"}
+#: settings whose value is a secret (shown masked)
+SECRETS = ("neo4j_password",)
+
+
+def _bool(name: str, text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name}={text!r}: expected true or false")
+
+
 @dataclass(frozen=True)
 class Settings:
-    """Every setting the package reads from the environment.
+    """Every setting the package reads from the environment and the profile file.
 
     ``neo4j_uri`` empty means the managed local server. Report limits bound what a report
-    draws and tabulates; ``load`` holds the default load options.
+    draws and tabulates; ``load`` holds the default load options; ``default_format`` is the
+    output format of tabular commands. ``origins`` tells where each value came from
+    (``default``, ``$NAME``, the profile file), ``config_file`` and ``profile`` what was read.
     """
 
     neo4j_uri: str | None = None
@@ -84,27 +105,86 @@ class Settings:
     report_max_rows: int = 1000
     ci: bool = False
     load: LoadOptions = LoadOptions()
+    default_format: str = "table"
+    config_file: str | None = None
+    profile: str | None = None
+    origins: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
-        """Settings from ``env`` (default: ``os.environ``), read once."""
-        env = os.environ if env is None else env
+    def from_env(cls, env: Mapping[str, str] | None = None, profile: str | None = None,
+                 config: str | os.PathLike | None = None) -> "Settings":
+        """Settings from the profile file and ``env`` (default: ``os.environ``), read once;
+        the environment wins. ``profile`` (else ``$LINEAGE_PROFILE``) picks a named
+        profile of the file, ``config`` another file (else ``$LINEAGE_CONFIG``)."""
+        from . import config as profile_file
+
+        if env is None:
+            env = dict(os.environ)
+            env.setdefault("HOME", str(os.path.expanduser("~")))
+        profile = profile or env.get("LINEAGE_PROFILE") or None
+        layer, path = profile_file.read(env, profile, config)
+        values: dict = {}
+        origins: dict[str, str] = {}
+        for name, (value, origin) in layer.items():
+            values[name], origins[name] = value, origin
+        file_uri = values.get("neo4j_uri")
+        if env.get("NEO4J_URI") and file_uri and env["NEO4J_URI"] != file_uri:
+            # the file's login belongs to the file's server: never send it to another one
+            for name in ("neo4j_user", "neo4j_password"):
+                values.pop(name, None)
+                origins.pop(name, None)
+        for name, var in ENV_VARS.items():
+            text = env.get(var)
+            if text is None or (text == "" and name not in ("neo4j_user", "neo4j_password")):
+                continue
+            if name in ("report_max_nodes", "report_max_rows"):
+                values[name] = _int(env, var, 0)
+            elif name == "lenient":
+                values[name] = _bool(var, text)
+            elif name in ("xalt_env", "default_format"):
+                values[name] = text.strip().lower()
+            else:
+                values[name] = text
+            origins[name] = f"${var}"
+        if values.get("default_format", "table") not in ("table", "json", "csv"):
+            raise ValueError(f"LINEAGE_FORMAT={values['default_format']!r}: expected table, "
+                             "json or csv")
         load = LoadOptions(
-            xalt_env=(env.get("LINEAGE_XALT_ENV") or "filtered").strip().lower(),
+            lenient=values.pop("lenient", False),
+            xalt_env=values.pop("xalt_env", "filtered"),
             unqlite_probe_seconds=_float(env, "LINEAGE_UNQLITE_PROBE_SECONDS", 30.0))
-        return cls(
-            neo4j_uri=env.get("NEO4J_URI") or None,
-            neo4j_user=env.get("NEO4J_USERNAME", "neo4j"),
-            neo4j_password=env.get("NEO4J_PASSWORD", ""),
-            neo4j_database=env.get("NEO4J_DATABASE") or None,
-            report_max_nodes=_int(env, "LINEAGE_REPORT_MAX_NODES", 500),
-            report_max_rows=_int(env, "LINEAGE_REPORT_MAX_ROWS", 1000),
-            ci=bool(env.get("CI")),
-            load=load,
-        )
+        values.setdefault("neo4j_uri", None)
+        return cls(ci=bool(env.get("CI")), load=load,
+                   config_file=str(path) if path else None,
+                   profile=profile, origins=origins, **values)
 
     def public(self) -> dict:
         """The settings without the password (for messages and ``--json`` output)."""
         out = asdict(self)
+        out.pop("origins")
         out["neo4j_password"] = "***" if self.neo4j_password else ""
         return out
+
+    def described(self) -> list[dict]:
+        """Each setting with its value (secrets masked) and where it came from, for
+        ``lineage config show``.
+
+        >>> [r for r in Settings.from_env({"NEO4J_PASSWORD": "s"}).described()
+        ...  if r["setting"] == "neo4j_password"]
+        [{'setting': 'neo4j_password', 'value': '***', 'source': '$NEO4J_PASSWORD'}]
+        """
+        flat = {k: v for k, v in self.public().items()
+                if k not in ("load", "config_file", "profile", "ci")}
+        flat.update(lenient=self.load.lenient, xalt_env=self.load.xalt_env)
+        if not self.neo4j_uri:
+            flat["neo4j_uri"] = None
+        rows = []
+        for name in ENV_VARS:
+            value = flat.get(name)
+            if name in SECRETS:
+                value = "***" if getattr(self, name) else ""
+            source = self.origins.get(name, "default")
+            if name == "neo4j_uri" and not self.neo4j_uri:
+                value, source = "(the managed local server)", source
+            rows.append({"setting": name, "value": value, "source": source})
+        return rows

@@ -16,25 +16,55 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from neo4j import Driver, ManagedTransaction
+from neo4j.exceptions import ConstraintError
 
 from . import model
 from .records import Edge, Node
 
-# The FOREACH clears the properties of an element that only earlier versions of this load
-# stated, the first time this version writes it (so a reload replaces the input's facts);
-# the last SET appends the load's tag to the element's ``loads`` list once (no tag: the
-# list is left as it is).
+# Nodes MERGE on the ``:Lineage(uid)`` unique index; ``ON CREATE`` / ``ON MATCH`` keep the
+# plan free of ``Eager`` (a plain ``SET n += row.props`` after the MERGE makes Neo4j buffer
+# the whole batch first: checked with EXPLAIN in tests/test_writer_plans.py). ``ON MATCH``
+# appends the load's tag to the node's ``loads`` list once (no tag: the list is left as it
+# is). A node no earlier version of this load can have touched (version 1, or a new node) is
+# created with its tag alone.
+_TAG_ON_CREATE = "CASE WHEN $tag IS NULL THEN null ELSE [$tag] END"
+
+
+def _tag_on_match(var: str) -> str:
+    return (f"CASE WHEN $tag IS NULL OR $tag IN coalesce({var}.loads, []) THEN {var}.loads "
+            f"ELSE coalesce({var}.loads, []) + $tag END")
+
+
 NODE_STATEMENT = """
 UNWIND $rows AS row
 MERGE (n:Lineage {uid: row.uid})
-WITH n, row, coalesce(n.loads, []) AS had
-FOREACH (_ IN CASE WHEN $tag IS NOT NULL AND size(had) > 0 AND NOT $tag IN had
-                    AND all(t IN had WHERE t STARTS WITH $prefix) THEN [1] ELSE [] END |
-  SET n = {uid: row.uid})
-SET n += row.props
-SET n:$($labels)
-SET n.loads = CASE WHEN $tag IS NULL OR $tag IN coalesce(n.loads, [])
-              THEN n.loads ELSE coalesce(n.loads, []) + $tag END
+ON CREATE SET n += row.props, n:$($labels),
+  n.loads = CASE WHEN $tag IS NULL THEN null ELSE [$tag] END
+ON MATCH SET n += row.props, n:$($labels),
+  n.loads = CASE WHEN $tag IS NULL OR $tag IN coalesce(n.loads, []) THEN n.loads
+            ELSE coalesce(n.loads, []) + $tag END
+"""
+
+# Nodes known to be new (the graph held no :Lineage node when the load began, and this load
+# has not written the uid yet): CREATE, with no index look-up before it. A node another
+# load created meanwhile fails the uniqueness constraint: the batch is rolled back and
+# written again with NODE_STATEMENT. ``row.props`` holds ``uid`` and ``loads`` here (a
+# CASE or a second SET item would bring the Eager back).
+NODE_CREATE_STATEMENT = """
+UNWIND $rows AS row
+CREATE (n:Lineage:$($labels))
+SET n = row.props
+"""
+
+# A reload (version > 1) first clears the properties of the nodes that only earlier
+# versions of this load stated, the first time this version writes them, so a changed
+# input replaces its facts; ``$prefix`` is ``<load id>:``.
+NODE_RESET_STATEMENT = """
+UNWIND $rows AS row
+MATCH (n:Lineage {uid: row.uid})
+WHERE size(coalesce(n.loads, [])) > 0 AND NOT $tag IN n.loads
+  AND all(t IN n.loads WHERE t STARTS WITH $prefix)
+SET n = {uid: row.uid}
 """
 
 
@@ -71,28 +101,52 @@ def identity_conflicts(driver: Driver, database: str | None, nodes: Iterable[Nod
     return found
 
 
-def _edge_statement(rel: model.RelType, keyed: bool) -> str:
+def _rel_props(rel: model.RelType, keyed: bool) -> list[str]:
+    """The declared properties the statements of ``rel`` set one by one (a ``SET r +=
+    row.props`` map would put an ``Eager`` in the plan)."""
+    names = [p for p in rel.props if p != "loads" and not (keyed and p == "key")]
+    for name in names:
+        if not name.isidentifier():
+            raise ValueError(f"{rel.name}: property {name!r} is not an identifier")
+    return names
+
+
+def _edge_statement(rel: model.RelType, keyed: bool, create: bool = False,
+                    reset: bool = False) -> str:
+    """``MERGE`` (or ``CREATE``, for edges known new) of one relationship type; with
+    ``reset``, a reload's first step for it (see NODE_RESET_STATEMENT)."""
     if not rel.name.isidentifier() or not rel.name.isupper():
         raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")
+    if reset:
+        key = " {key: row.key}" if keyed else ""
+        return ("UNWIND $rows AS row\n"
+                f"MATCH (:Lineage {{uid: row.start}})-[r:{rel.name}{key}]->(:Lineage {{uid: row.end}})\n"
+                "WHERE size(coalesce(r.loads, [])) > 0 AND NOT $tag IN r.loads\n"
+                "  AND all(t IN r.loads WHERE t STARTS WITH $prefix)\n"
+                f"SET r = {{{'key: row.key' if keyed else ''}}}")
+    names = _rel_props(rel, keyed)
+    head = ("UNWIND $rows AS row\n"
+            "MATCH (a:Lineage {uid: row.start}), (b:Lineage {uid: row.end})\n")
+    if create:
+        values = (["key: row.key"] if keyed else []) + [f"`{p}`: row.props.`{p}`" for p in names]
+        values.append("loads: $loads")
+        return head + (f"CREATE (a)-[r:{rel.name} {{{', '.join(values)}}}]->(b)\n"
+                       "RETURN count(r) AS written")
     key = " {key: row.key}" if keyed else ""
-    return (
-        "UNWIND $rows AS row\n"
-        "MATCH (a:Lineage {uid: row.start})\n"
-        "MATCH (b:Lineage {uid: row.end})\n"
-        f"MERGE (a)-[r:{rel.name}{key}]->(b)\n"
-        "WITH r, row, coalesce(r.loads, []) AS had\n"
-        "FOREACH (_ IN CASE WHEN $tag IS NOT NULL AND size(had) > 0 AND NOT $tag IN had\n"
-        "                   AND all(t IN had WHERE t STARTS WITH $prefix) THEN [1] ELSE [] END |\n"
-        f"  SET r = {{{'key: row.key' if keyed else ''}}})\n"
-        "SET r += row.props\n"
-        "SET r.loads = CASE WHEN $tag IS NULL OR $tag IN coalesce(r.loads, [])\n"
-        "              THEN r.loads ELSE coalesce(r.loads, []) + $tag END\n"
-        "RETURN count(r) AS written"
-    )
+    on_create = ", ".join([f"r.`{p}` = row.props.`{p}`" for p in names]
+                          + [f"r.loads = {_TAG_ON_CREATE}"])
+    on_match = ", ".join([f"r.`{p}` = coalesce(row.props.`{p}`, r.`{p}`)" for p in names]
+                         + [f"r.loads = {_tag_on_match('r')}"])
+    return head + (f"MERGE (a)-[r:{rel.name}{key}]->(b)\n"
+                   f"ON CREATE SET {on_create}\n"
+                   f"ON MATCH SET {on_match}\n"
+                   "RETURN count(r) AS written")
 
 
 EDGE_STATEMENTS = {name: _edge_statement(rel, False) for name, rel in model.REL_TYPES.items()}
 KEYED_EDGE_STATEMENTS = {name: _edge_statement(rel, True) for name, rel in model.REL_TYPES.items()}
+EDGE_RESET_STATEMENTS = {(name, keyed): _edge_statement(rel, keyed, reset=True)
+                         for name, rel in model.REL_TYPES.items() for keyed in (False, True)}
 
 
 @dataclass
@@ -132,20 +186,45 @@ def ensure_schema(driver: Driver, database: str | None = None) -> None:
     driver.execute_query("CALL db.awaitIndexes(300)", database_=database)
 
 
-def _write_nodes(tx: ManagedTransaction, groups: dict[tuple[str, ...], list[dict]],
+def _write_nodes(tx: ManagedTransaction, groups: dict[tuple[tuple[str, ...], bool], list[dict]],
                  tag: str | None) -> None:
-    for labels, rows in groups.items():
-        tx.run(NODE_STATEMENT, rows=rows, labels=list(labels[1:]), tag=tag,
-               prefix=_prefix(tag)).consume()
+    """One batch: ``groups`` maps (labels, known new) to rows ``{uid, props}``."""
+    prefix = _prefix(tag)
+    if _reload(tag):
+        for rows in groups.values():
+            tx.run(NODE_RESET_STATEMENT, rows=rows, tag=tag, prefix=prefix).consume()
+    loads = [tag] if tag is not None else None
+    for (labels, new), rows in groups.items():
+        if new:
+            rows = [{"props": {**row["props"], "uid": row["uid"], "loads": loads}}
+                    for row in rows]
+            tx.run(NODE_CREATE_STATEMENT, rows=rows, labels=list(labels[1:])).consume()
+        else:
+            tx.run(NODE_STATEMENT, rows=rows, labels=list(labels[1:]), tag=tag,
+                   prefix=prefix).consume()
 
 
 def _write_edges(tx: ManagedTransaction, groups: dict[tuple[str, bool], list[dict]],
                  tag: str | None) -> int:
     written = 0
+    prefix = _prefix(tag)
+    if _reload(tag):
+        for (rel, keyed), rows in groups.items():
+            tx.run(EDGE_RESET_STATEMENTS[rel, keyed], rows=rows, tag=tag, prefix=prefix).consume()
     for (rel, keyed), rows in groups.items():
         statement = (KEYED_EDGE_STATEMENTS if keyed else EDGE_STATEMENTS)[rel]
-        written += tx.run(statement, rows=rows, tag=tag, prefix=_prefix(tag)).single()["written"]
+        written += tx.run(statement, rows=rows, tag=tag, prefix=prefix).single()["written"]
     return written
+
+
+def _reload(tag: str | None) -> bool:
+    """Whether elements of earlier versions of the tag's load may be in the graph (any
+    version after the first): only then are they looked for, to be cleared first.
+
+    >>> _reload("3f2a9c0d1e2b4a5f:1"), _reload("3f2a9c0d1e2b4a5f:2"), _reload(None)
+    (False, True, False)
+    """
+    return tag is not None and not tag.endswith(":1")
 
 
 def _prefix(tag: str | None) -> str | None:
@@ -156,6 +235,9 @@ def _prefix(tag: str | None) -> str | None:
 def _props(node_or_edge) -> dict:
     return {k: v for k, v in node_or_edge.props.items() if v is not None}
 
+
+#: Rows per write transaction (each statement of a batch carries one group of them).
+BATCH_ROWS = 2000
 
 #: A batch is sent when it holds this many bytes of text, whatever its row count (a few rows
 #: of 300 KB command lines must not make one transaction of hundreds of MB).
@@ -195,7 +277,8 @@ class Writer:
     1
     """
 
-    def __init__(self, driver: Driver, database: str | None = None, batch_size: int = 2000):
+    def __init__(self, driver: Driver, database: str | None = None,
+                 batch_size: int = BATCH_ROWS):
         """Write to ``database`` of ``driver`` in batches of ``batch_size`` rows."""
         self.driver = driver
         self.database = database
@@ -204,24 +287,44 @@ class Writer:
     def _session(self):
         return self.driver.session(database=self.database)
 
+    def _graph_is_empty(self, session) -> bool:
+        return not session.run("RETURN EXISTS { MATCH (:Lineage) } AS any").single()["any"]
+
     def write_nodes(self, nodes: Iterable[Node], tag: str | None = None) -> WriteStats:
         """MERGE nodes on uid, add their labels, set their (non-null) properties and their
         ``kind``, and add ``tag`` (the load's) to their ``loads``.
 
         Records of one uid within a batch are folded into one row first (later properties
         win, as they would in sequence), so a stream that updates a node many times costs
-        one MERGE per batch.
+        one MERGE per batch. When the graph holds no lineage node as the write begins, a
+        uid this call has not written yet is CREATEd (no index look-up); should another
+        writer have created it meanwhile, the batch is written again with MERGE.
         """
         stats = WriteStats()
         pending: dict[str, tuple[tuple[str, ...], dict]] = {}
         size = 0
         with self._session() as session:
+            fresh = self._graph_is_empty(session)
+            written: set[int] = set()  # hashes of uids written (a collision only means MERGE)
+
             def flush() -> None:
-                nonlocal size
-                groups: dict[tuple[str, ...], list[dict]] = {}
+                nonlocal size, fresh
+                groups: dict[tuple[tuple[str, ...], bool], list[dict]] = {}
                 for uid, (labels, props) in pending.items():
-                    groups.setdefault(labels, []).append({"uid": uid, "props": props})
-                session.execute_write(_write_nodes, groups, tag)
+                    new = fresh and hash(uid) not in written
+                    groups.setdefault((labels, new), []).append({"uid": uid, "props": props})
+                try:
+                    session.execute_write(_write_nodes, groups, tag)
+                except ConstraintError:
+                    if not fresh:
+                        raise
+                    fresh = False  # another writer got there first: MERGE from now on
+                    merged: dict[tuple[tuple[str, ...], bool], list[dict]] = {}
+                    for (labels, _), rows in groups.items():
+                        merged.setdefault((labels, False), []).extend(rows)
+                    session.execute_write(_write_nodes, merged, tag)
+                if fresh:
+                    written.update(hash(uid) for uid in pending)
                 pending.clear()
                 size = 0
 
@@ -246,13 +349,16 @@ class Writer:
 
     def write_edges(self, edges: Iterable[Edge], tag: str | None = None) -> WriteStats:
         """MERGE edges between existing nodes (adding ``tag`` to their ``loads``); count those
-        whose ends are missing."""
+        whose ends are missing. Rows are sent grouped by type and ordered by their end
+        nodes, so one statement locks each node once and in a stable order."""
         stats = WriteStats()
         groups: dict[tuple[str, bool], list[dict]] = {}
         batch: list[dict] = []
         size = 0
 
         def flush(session) -> None:
+            for rows in groups.values():
+                rows.sort(key=_ends)
             written = session.execute_write(_write_edges, groups, tag)
             stats.edge_rows += len(batch)
             stats.edges_written += written
@@ -278,3 +384,7 @@ class Writer:
             if batch:
                 flush(session)
         return stats
+
+
+def _ends(row: dict) -> tuple[str, str]:
+    return row["end"], row["start"]

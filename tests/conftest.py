@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.neo4j)
+
+
+def run_cli(env: dict, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """``python -m lineage ARGS`` in ``env``; with ``check``, a non-zero exit fails the test
+    (showing its stderr)."""
+    proc = subprocess.run([sys.executable, "-m", "lineage", *args], capture_output=True,
+                          text=True, env=env)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc

@@ -1,9 +1,13 @@
 """`ancestors` / `descendants` with a max_depth are answered by a breadth-first search that
 stops at that depth: the same rows as the templates' own (unbounded search, then filter)."""
 
+import subprocess
+import sys
+from collections import Counter
+
 import pytest
 
-from lineage import templates
+from lineage import analysis, templates
 
 from .conftest import SAMPLES
 
@@ -16,7 +20,7 @@ def loaded(session_lineage):
 
 
 @pytest.mark.parametrize("name", ["ancestors", "descendants"])
-@pytest.mark.parametrize("depth", [1, 2, 4])
+@pytest.mark.parametrize("depth", [1, 2, 4, 9])  # 9: past BFS_LEVELS: the template
 def test_bounded_search_gives_the_templates_rows(loaded, name, depth):
     starts = [r["uid"] for r in loaded.query(
         "MATCH (n:Lineage) WHERE n.kind IN ['Job', 'File', 'Dataset', 'FunctionCall', "
@@ -31,3 +35,54 @@ def test_bounded_search_gives_the_templates_rows(loaded, name, depth):
         assert list(got) == expected, uid
         reached += len(got)
     assert reached > 0
+
+
+def test_a_deep_bound_switches_to_one_search(loaded, monkeypatch):
+    """Past BFS_LEVELS the search is the template's, with the same rows; with BFS_LEVELS 0
+    every bounded question takes that path, so both ways are compared on every start."""
+    starts = [r["uid"] for r in loaded.query(
+        "MATCH (n:Lineage)-[:USED|WAS_GENERATED_BY]->() RETURN DISTINCT n.uid AS uid "
+        "ORDER BY uid LIMIT 20")]
+    by_levels = {u: list(loaded.query("ancestors", uid=u, max_depth=3)) for u in starts}
+    monkeypatch.setattr(analysis, "BFS_LEVELS", 0)
+    assert {u: list(loaded.query("ancestors", uid=u, max_depth=3)) for u in starts} == by_levels
+    assert sum(map(len, by_levels.values())) > 0
+
+
+def _deepest(loaded) -> str:
+    """The start with the most ancestors in the samples."""
+    return max((r["uid"] for r in loaded.query(
+        "MATCH (n:Lineage)-[:USED|WAS_GENERATED_BY]->() RETURN DISTINCT n.uid AS uid")),
+        key=lambda u: len(loaded.query("ancestors", uid=u)))
+
+
+def test_a_page_is_a_slice_of_the_answer_with_its_counts(loaded):
+    uid = _deepest(loaded)
+    every = list(loaded.query("ancestors", uid=uid))
+    assert len(every) > 6
+    page = loaded.query_page("ancestors", {"uid": uid}, offset=2, limit=3)
+    assert page.rows == every[2:5] and page.total == len(every) and page.more == len(every) - 5
+    for column in ("kind", "depth", "status"):
+        assert dict(page.counts[column]) == Counter(r[column] for r in every), column
+    bounded = loaded.query_page("ancestors", {"uid": uid, "max_depth": 1}, limit=1)
+    assert bounded.total == len(loaded.query("ancestors", uid=uid, max_depth=1))
+    assert loaded.query_page("ancestors", {"uid": uid}, offset=len(every)).rows == []
+
+
+def test_the_cli_shows_a_page_and_sums_up_the_rest(loaded, cli_env):
+    uid = _deepest(loaded)
+    total = len(loaded.query("ancestors", uid=uid))
+
+    def cli(*args):
+        done = subprocess.run([sys.executable, "-m", "lineage", "query", "ancestors", "-p",
+                               f"uid={uid}", *args], env=cli_env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()
+
+    lines = cli("--limit", "2")
+    assert len(lines) == 2 + 2 + 4  # header, rule, 2 rows, the page line, 3 count lines
+    assert lines[4] == f"(rows 1-2 of {total:,}; --offset 2 for the next page, --all for every row)"
+    assert lines[5].startswith("kind: ") and lines[6].startswith("depth: 1: ")
+    assert len(cli("--all")) == 2 + total  # every row, no summary
+    assert len(cli()) == 2 + min(total, 100) + (4 if total > 100 else 0)

@@ -3,20 +3,16 @@
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 
 from .conftest import SAMPLES
+from .conftest import run_cli as run
 
 BD = str(SAMPLES / "pegasus" / "blackdiamond-4.0.bp")
 BD_WF = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
 
-
-def run(env, *args, check=True):
-    proc = subprocess.run([sys.executable, "-m", "lineage", *args], capture_output=True, text=True, env=env)
-    if check:
-        assert proc.returncode == 0, proc.stderr
-    return proc
 
 
 def test_load_stats_query_report(lin, cli_env, tmp_path):
@@ -38,7 +34,9 @@ def test_load_stats_query_report(lin, cli_env, tmp_path):
     out = tmp_path / "wf.html"
     run(cli_env, "report", BD_WF, "-o", str(out))
     html = out.read_text()
-    assert "preprocess_j1" in html and "http://" not in html.split("<script>")[0]
+    # self-contained: nothing is fetched (job output quoting a URL is data, not a resource)
+    assert "preprocess_j1" in html and "<script>" in html
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", html, re.I)
 
 
 def test_exit_codes(lin, cli_env, tmp_path):
@@ -71,7 +69,8 @@ def test_reset_empties_the_graph(lin, cli_env):
 
 
 def test_demo_loads_samples_and_writes_reports(lin, cli_env, tmp_path):
-    proc = run(cli_env, "demo", "-o", str(tmp_path / "reports"))
+    # the demo's own server is tested in test_demo.py; here the samples go to the test graph
+    proc = run(cli_env, "demo", "--into-current-graph", "-o", str(tmp_path / "reports"))
     reports = [line.split("report: ", 1)[1] for line in proc.stdout.splitlines()
                if line.startswith("report: ")]
     runs = lin.query("runs")
@@ -88,3 +87,36 @@ def test_demo_loads_samples_and_writes_reports(lin, cli_env, tmp_path):
     page = open(bd, encoding="utf-8").read()
     assert "Across systems (lineage link)" in page
     assert "a11a1e00-0000-4000-8000-000000000001" in page and "pegasus-analyze-4.0" in page
+
+
+def test_verbose_logs_steps_and_never_the_password(lin, cli_env, tmp_path):
+    secret = cli_env["NEO4J_PASSWORD"]
+    quiet = run(cli_env, "load", BD)
+    assert "lineage: INFO" not in quiet.stderr  # warnings only by default
+    info = run(cli_env, "-v", "load", BD).stderr
+    assert "INFO lineage.connection: connecting to " + cli_env["NEO4J_URI"] in info
+    assert "INFO lineage.api: loading 1 input (source auto" in info
+    assert f"INFO lineage.api: unchanged {BD} [pegasus-bp]" in info
+    assert "DEBUG" not in info
+    debug = run(cli_env, "-vv", "query", "ancestors", "-p",
+                "uid=pegasus:job:ea17e8ac-02ac-4909-b5e3-16e367392556:analyze_j4").stderr
+    assert "DEBUG lineage.api: query ancestors: " in debug, "\n".join(
+        line for line in debug.splitlines() if "neo4j." not in line)
+    assert "DEBUG neo4j" in debug  # the driver's own log, at -vv only
+    assert "INFO neo4j" not in info and "DEBUG neo4j" not in info  # not at -v
+    # the password is in the process's environment, the driver's login and the settings the
+    # debug log prints: none of it shows
+    assert secret and secret not in info + debug
+    assert "neo4j_password" in debug and "***" in debug
+    # the same through a profile file's password_file (no NEO4J_PASSWORD in the environment)
+    pw = tmp_path / "pw"
+    pw.write_text(secret + "\n")
+    pw.chmod(0o600)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[connection]\nuri = "{cli_env["NEO4J_URI"]}"\nuser = '
+                   f'"{cli_env["NEO4J_USERNAME"]}"\npassword_file = "{pw}"\n')
+    env = {k: v for k, v in cli_env.items() if k not in ("NEO4J_URI", "NEO4J_PASSWORD",
+                                                         "NEO4J_USERNAME")}
+    proc = run(env, "--config", str(cfg), "-vv", "stats", "--json")
+    assert json.loads(proc.stdout)["nodes"]["Job"] == 14
+    assert secret not in proc.stderr and "lineage.connection: connecting to" in proc.stderr

@@ -15,17 +15,11 @@ from lineage import templates
 from lineage.api import Rows
 
 from .conftest import SAMPLES
+from .conftest import run_cli as run
 
 FAILURE = SAMPLES / "pegasus" / "process_wf_failure.static.bp"
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 
-
-def run(env, *args, check=True):
-    proc = subprocess.run([sys.executable, "-m", "lineage", *args], capture_output=True,
-                          text=True, env=env)
-    if check:
-        assert proc.returncode == 0, proc.stderr
-    return proc
 
 
 def test_rows_convert_to_pandas_and_networkx():

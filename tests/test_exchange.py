@@ -50,7 +50,7 @@ def subgraph_content(lin, nodes, edges):
 ])
 def test_export_then_import_gives_the_same_subgraph(lin, tmp_path, sample, run):
     lin.load([sample])
-    nodes, edges = lin.subgraph(run)
+    nodes, edges = lin.subgraph_rows(run)
     assert len(nodes) > 1 and len(edges) > 0
     before = subgraph_content(lin, nodes, edges)
     doc = tmp_path / "run.json"
@@ -61,7 +61,7 @@ def test_export_then_import_gives_the_same_subgraph(lin, tmp_path, sample, run):
     [result] = lin.load([doc])
     assert result.format == "prov-json" and result.status == "loaded"
     assert result.write.unresolved_edges == 0
-    nodes2, edges2 = lin.subgraph(run)
+    nodes2, edges2 = lin.subgraph_rows(run)
     assert subgraph_content(lin, nodes2, edges2) == before
 
 
@@ -75,7 +75,7 @@ def test_prov_n_and_graphml(lin, tmp_path):
     graphml = tmp_path / "wf.graphml"
     lin.export(BD_WF, graphml, fmt="graphml")
     graph = nx.read_graphml(graphml)
-    nodes, edges = lin.subgraph(BD_WF)
+    nodes, edges = lin.subgraph_rows(BD_WF)
     assert graph.number_of_nodes() == len(nodes) and graph.number_of_edges() == len(edges)
     assert graph.nodes[BD_WF]["kind"] == "Workflow"
 
@@ -171,7 +171,7 @@ def test_streamed_exports_equal_the_documents_built_whole(lin, tmp_path, monkeyp
     from lineage import exchange
 
     lin.load([BD])
-    nodes, edges = lin.subgraph(BD_WF)
+    nodes, edges = lin.subgraph_rows(BD_WF)
     monkeypatch.setattr(exchange, "BATCH", 7)
     whole = exchange.to_prov(list(nodes), list(edges))
     streamed = ProvDocument.deserialize(lin.export(BD_WF, tmp_path / "wf.json"), format="json")

@@ -341,9 +341,18 @@ ALLOWED_DYNAMIC_CYPHER = {
     # examples (JSON-quoted literals from cypher/*.cypher), shown to the user, never input data
     ("lineage/report/guide.py", "_uid_lookup"),
     ("lineage/report/guide.py", "example_expression"),
+    # one `:param [{a, b}] => { RETURN <those expressions> AS a, ... }` command per template
+    ("lineage/report/guide.py", "params_command"),
     # wraps a catalogue template's own text (a cypher/*.cypher file, never input) in
     # CALL () { ... } and collects its header's column names (checked identifiers)
     ("lineage/connection.py", "run_collected"),
+    # the same wrapping, then a fixed tail (_PAGE_TAIL) whose offset, limit and counted
+    # column positions are parameters
+    ("lineage/connection.py", "run_page"),
+    # `lineage cypher show`: one `:param [{a, b}] => { RETURN <JSON literal> AS a }` line
+    # printed for the user to paste (never run by us); JSON-quoted values are Cypher string
+    # literals whatever they hold (quotes and backslashes escaped)
+    ("lineage/templates.py", "browser_text"),
 }
 CYPHER_WORDS = re.compile(r"\b(MATCH|MERGE|CREATE|UNWIND|RETURN|DELETE|DETACH|CALL|SET|WHERE|"
                           r"WITH|REMOVE|LOAD CSV|FOREACH|OPTIONAL)\b")
@@ -438,7 +447,7 @@ class _Elements(HTMLParser):
 
 TEMPLATE_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "div",
                  "span", "b", "i", "code", "main", "input", "button", "table", "tr", "th",
-                 "td", "pre", "p", "script", "label"}
+                 "td", "pre", "p", "script", "label", "thead", "tbody"}
 
 
 @pytest.mark.parametrize("root", ["workflow", "job"])

@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -857,16 +858,39 @@ def collection_records(db, name: str) -> Iterator[dict]:
             yield rec
 
 
-def _read_through(path: str) -> int:
-    """Open a shard and fetch every record of every collection (run in a child process)."""
+def _read_into(path: str, conn) -> None:
+    """Read every collection of a shard once, in a child process, sending its records to
+    the parent in chunks: ``("collections", names)``, ``("records", chunk)``...,
+    ``("end", count)`` per collection (its own record count), then ``("done",)``; or
+    ``("error", text)``."""
     import unqlite
 
-    db = unqlite.UnQLite(path, flags=_OPEN_READONLY | _OPEN_MMAP)
     try:
-        return sum(1 for c in MAIN_COLLECTIONS + GLOBAL_COLLECTIONS
-                   if db.collection(c).exists() for _ in collection_records(db, c))
+        db = unqlite.UnQLite(path, flags=_OPEN_READONLY | _OPEN_MMAP)
+        try:
+            present = [c for c in MAIN_COLLECTIONS + GLOBAL_COLLECTIONS
+                       if db.collection(c).exists()]
+            conn.send(("collections", present))
+            for name in present:
+                chunk: list = []
+                for rec in collection_records(db, name):
+                    chunk.append(rec)
+                    if len(chunk) >= _CHUNK_RECORDS:
+                        conn.send(("records", chunk))
+                        chunk = []
+                if chunk:
+                    conn.send(("records", chunk))
+                conn.send(("end", len(db.collection(name))))
+        finally:
+            db.close()
+        conn.send(("done",))
+    except Exception as exc:  # the parent reports it as a malformed shard
+        conn.send(("error", repr(exc)))
     finally:
-        db.close()
+        conn.close()
+
+
+_CHUNK_RECORDS = 500
 
 
 def probe_seconds(path: Path, base: float = 30.0) -> float:
@@ -875,63 +899,95 @@ def probe_seconds(path: Path, base: float = 30.0) -> float:
     return base + path.stat().st_size / (1 << 20)
 
 
-def check_readable(path: Path, report: LoadReport) -> bool:
-    """Read the shard through in a child process first: the unqlite C library can loop
-    forever on a damaged file (found by fuzzing), so a shard it cannot read within
-    :func:`probe_seconds` is reported as malformed instead of hanging the load."""
-    import multiprocessing
+class _ShardReader:
+    """The records of a shard, read once by a child process: the unqlite C library can loop
+    forever on a damaged file (found by fuzzing), so a shard the child cannot read within
+    :func:`probe_seconds` (time spent waiting for it; parsing here does not count) is
+    reported as malformed instead of hanging the load."""
 
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(1) as pool:
-        job = pool.apply_async(_read_through, (str(path),))
+    def __init__(self, path: Path, report: LoadReport):
+        import multiprocessing
+
+        self.path, self.report = path, report
+        self.budget = probe_seconds(path, report.options.unqlite_probe_seconds)
+        ctx = multiprocessing.get_context("spawn")
+        self.conn, child = ctx.Pipe(duplex=False)
+        self.proc = ctx.Process(target=_read_into, args=(str(path), child), daemon=True)
+        self.proc.start()
+        child.close()
+        self.failed = False
+
+    def next(self) -> tuple | None:
+        """The child's next message; None (reported) when it failed or took too long."""
+        if self.failed:
+            return None
+        started = time.monotonic()
+        ready = self.conn.poll(max(self.budget, 0))
         try:
-            job.get(timeout=probe_seconds(path, report.options.unqlite_probe_seconds))
-        except multiprocessing.TimeoutError:
-            pool.terminate()
-            report.skip(str(path), None, "an UnQLite database the reader can read through",
-                        f"no answer within "
-                        f"{probe_seconds(path, report.options.unqlite_probe_seconds):.0f} s "
-                        "(a damaged file?)")
-            return False
-        except Exception as exc:  # the child's own error, re-raised here
-            report.skip(str(path), None, "a readable UnQLite database", repr(exc))
-            return False
-    return True
+            message = self.conn.recv() if ready else None
+        except (EOFError, OSError):
+            message = ("error", f"the reader process ended (exit code {self.proc.exitcode})")
+        self.budget -= time.monotonic() - started
+        if message is None:
+            self.failed = True
+            self.report.skip(str(self.path), None,
+                             "an UnQLite database the reader can read through",
+                             f"no answer within "
+                             f"{probe_seconds(self.path, self.report.options.unqlite_probe_seconds):.0f} s "
+                             "(a damaged file?)")
+        elif message[0] == "error":
+            self.failed = True
+            self.report.skip(str(self.path), None, "a readable UnQLite database", message[1])
+            return None
+        return message
+
+    def records(self, counted: list) -> Iterator[dict]:
+        """One collection's records; ``counted[0]`` their number, ``counted[1]`` the
+        collection's own count (from the ``end`` message)."""
+        while True:
+            message = self.next()
+            if message is None:
+                return
+            if message[0] == "end":
+                counted[1] = message[1]
+                return
+            counted[0] += len(message[1])
+            yield from message[1]
+
+    def close(self) -> None:
+        if self.proc.is_alive():
+            self.proc.terminate()
+        self.proc.join(5)
+        self.conn.close()
 
 
 def parse_unqlite(path: Path, report: LoadReport) -> Iterator[Record]:
     """Records of a provenance database shard or of the global database."""
-    import unqlite
-
-    if not check_readable(Path(path), report):
-        return
-    db = unqlite.UnQLite(str(path), flags=_OPEN_READONLY | _OPEN_MMAP)
+    reader = _ShardReader(Path(path), report)
     try:
-        present = [c for c in MAIN_COLLECTIONS + GLOBAL_COLLECTIONS if db.collection(c).exists()]
+        message = reader.next()
+        if message is None:
+            return
+        present = message[1]
         if not present:
             report.skip(str(path), None, "an UnQLite provenance database with collections "
                         + ", ".join(MAIN_COLLECTIONS + GLOBAL_COLLECTIONS), "none of them")
             return
         report.extra["collections"] = present
         for name in present:
-            read = [0]
-
-            def counted(records):
-                for rec in records:
-                    read[0] += 1
-                    yield rec
-            yield from parse_records(counted(collection_records(db, name)), report,
-                                     collection=name)
-            total = len(db.collection(name))
-            if read[0] != total:  # a truncated or damaged file loses records, not the count
+            counted = [0, None]
+            yield from parse_records(reader.records(counted), report, collection=name)
+            if reader.failed:
+                return
+            if counted[0] != counted[1]:  # a truncated or damaged file loses records, not the count
                 report.skip(str(path), f"collection {name}",
-                            f"its {total} records (the collection's own count)",
-                            f"{read[0]} readable: the file is truncated or damaged")
+                            f"its {counted[1]} records (the collection's own count)",
+                            f"{counted[0]} readable: the file is truncated or damaged")
         if Path(path).stat().st_size % UNQLITE_PAGE:
             report.warn(f"{path}: {Path(path).stat().st_size} bytes is not a whole number of "
                         f"{UNQLITE_PAGE}-byte UnQLite pages: the file may be truncated")
     finally:
-        db.close()
+        reader.close()
 
 
 def detect_unqlite(path: Path, head: bytes) -> bool:

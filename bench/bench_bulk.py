@@ -1,0 +1,152 @@
+"""First loads into an empty graph: `load --bulk` (neo4j-admin import) against the driver path
+and a one-transaction-per-record floor, side by side on one generated Pegasus BP stream.
+
+    python bench/bench_bulk.py --events 120000        # about 10^5 graph elements
+    python bench/bench_bulk.py --events 1200000       # about 10^6 (long on 2 cores)
+
+Each variant runs in a fresh subprocess against the managed server of LINEAGE_HOME (default
+bench/out/state; ``--bulk`` stops and restarts it, so NEO4J_URI is not used), on an emptied
+graph:
+
+- ``bulk``: ``lin.load([input], bulk=True)``: parse, fold, CSV, stop, import, start, schema;
+- ``driver``: ``lin.load([input])``: the normal load (lineage/writer.py);
+- ``per-record``: the writer with one transaction per record, on the first ``--floor``
+  node records and the edge records between them (the rate a naive loader gets; the whole
+  input would take hours).
+
+Prints graph elements/s, seconds and peak RSS (this process; and its children, i.e. the
+neo4j-admin JVM, for ``bulk``) and the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+
+def _clear(lin) -> None:
+    """Empty the graph in small transactions (``reset`` of a 10^6-element graph can exceed
+    the transaction memory limit of the managed server's default settings)."""
+    with lin.graph.driver.session(database=lin.graph.database) as session:
+        session.run("MATCH ()-[r]->() CALL (r) { DELETE r } IN TRANSACTIONS OF 10000 ROWS").consume()
+        session.run("MATCH (n) CALL (n) { DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
+
+
+def run_variant(name: str, path: str, floor: int) -> dict:
+    from lineage.api import connect
+
+    phases: dict[str, float] = {}
+    if name == "bulk":  # where the time goes: CSV, stop + import + start, schema
+        from lineage import bulk, server
+
+        def timed(module, attr, label):
+            real = getattr(module, attr)
+
+            def run(*args, **kwargs):
+                t = time.perf_counter()
+                try:
+                    return real(*args, **kwargs)
+                finally:
+                    phases[label] = phases.get(label, 0) + time.perf_counter() - t
+            setattr(module, attr, run)
+        timed(bulk, "parse_to_spool", "parse")
+        timed(bulk, "write_csv", "csv")
+        timed(server, "import_full", "stop+import+start")
+        timed(bulk, "ensure_schema", "schema")
+    lin = connect()
+    _clear(lin)
+    t0 = time.perf_counter()
+    if name in ("bulk", "driver"):
+        [result] = lin.load([path], bulk=name == "bulk")
+        assert result.status == "loaded", result.as_dict()
+        seconds = time.perf_counter() - t0
+    else:
+        from lineage import pipeline
+        from lineage.sources.base import LoadReport
+        from lineage.sources.registry import detect
+        from lineage.writer import Writer, ensure_schema
+
+        ensure_schema(lin.graph.driver, lin.graph.database)
+        spool = pipeline.parse_to_spool(pipeline.Input(path, detect(Path(path)), True),
+                                        LoadReport(path, "pegasus-bp"))
+        nodes = []
+        for node in spool.iter_nodes():
+            nodes.append(node)
+            if len(nodes) >= floor:
+                break
+        uids = {n.uid for n in nodes}
+        edges = [e for e in spool.iter_edges() if e.start in uids and e.end in uids]
+        spool.close()
+        writer = Writer(lin.graph.driver, lin.graph.database, batch_size=1)
+        t0 = time.perf_counter()
+        writer.write_nodes(nodes, "floor:1")
+        writer.write_edges(edges, "floor:1")
+        seconds = time.perf_counter() - t0
+    count = lin.query("CALL () { MATCH (n:Lineage) RETURN count(n) AS n } "
+                      "CALL () { MATCH (:Lineage)-[r]->(:Lineage) RETURN count(r) AS r } "
+                      "RETURN n, r")[0]
+    lin.close()
+    return {"variant": name, "seconds": seconds, "phases": phases, "nodes": count["n"], "relationships": count["r"],
+            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "children_peak_rss_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--events", type=int, default=120_000)
+    ap.add_argument("--floor", type=int, default=3000, help="node records of the per-record run")
+    ap.add_argument("--variants", default="bulk,driver,per-record")
+    ap.add_argument("--variant", help=argparse.SUPPRESS)
+    ap.add_argument("--file", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.variant:
+        print(json.dumps(run_variant(args.variant, args.file, args.floor)))
+        return
+    from gen_bp import generate
+
+    out_dir = HERE / "out"
+    out_dir.mkdir(exist_ok=True)
+    path = out_dir / f"bench-{args.events}.bp"
+    if not path.exists():
+        generate(path, args.events)
+    env = dict(os.environ)
+    env.setdefault("LINEAGE_HOME", str(out_dir / "state"))
+    env.pop("NEO4J_URI", None)
+    results = {}
+    for name in args.variants.split(","):
+        proc = subprocess.run([sys.executable, __file__, "--variant", name, "--file", str(path),
+                               "--floor", str(args.floor)], capture_output=True, text=True,
+                              env=env)
+        if proc.returncode != 0:
+            sys.exit(proc.stderr)
+        results[name] = json.loads(proc.stdout.strip().splitlines()[-1])
+    print(f"input: {path.name}, {path.stat().st_size / 2**20:.0f} MiB; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'variant':11} {'seconds':>8} {'elements':>9} {'elements/s':>11} "
+          f"{'peak RSS MiB':>13} {'children MiB':>13}")
+    rates = {}
+    for name, r in results.items():
+        elements = r["nodes"] + r["relationships"]
+        rates[name] = elements / r["seconds"]
+        print(f"{name:11} {r['seconds']:8.1f} {elements:9} {rates[name]:11,.0f} "
+              f"{r['peak_rss_mib']:13.0f} {r['children_peak_rss_mib']:13.0f}")
+    if results.get("bulk", {}).get("phases"):
+        print("bulk phases (s): " + ", ".join(f"{k} {v:.1f}"
+                                             for k, v in results["bulk"]["phases"].items()))
+    for a, b in (("bulk", "driver"), ("bulk", "per-record"), ("driver", "per-record")):
+        if a in rates and b in rates:
+            print(f"{a} / {b}: {rates[a] / rates[b]:.1f}x the elements/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,365 @@
+"""First loads into an empty database: ``neo4j-admin database import`` instead of Cypher.
+
+``lineage load --bulk`` (``LoadOptions(bulk=True)``) parses every input into its spool as a
+normal load does (strict: a malformed input is reported and left out), folds the records as
+the writer's MERGEs would (one node per uid, later properties win, ``None`` never erases,
+labels add up; one relationship per type, ends and key; each element's ``loads`` lists the
+tags of the inputs that state it), writes them as neo4j-admin CSV, stops the managed
+server, imports, starts it again, creates the model's constraints and indexes and records
+one ``:Load`` per input as a normal first load would, so ``unload``, ``stats`` and reloads
+work the same afterwards. Only for the managed server, and only into an empty database.
+
+>>> csv_field('5" disk')
+'"5"" disk"'
+>>> csv_type([1, 2]), csv_type(2.5), csv_type(True), csv_type("x")
+('long[]', 'double', 'boolean', 'string')
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import loads, model, server
+from .errors import InputsFailed, LineageError, ParseError
+from .pipeline import (LoadResult, Progress, _load_props, expand, identity,
+                       is_url, parse_to_spool, sha256_of)
+from .records import as_json, scalar_type
+from .redact import redact_url
+from .settings import LoadOptions
+from .sources.base import LoadReport
+from .writer import WriteStats, ensure_schema
+
+#: Between the elements of an array value (no loader value holds it: checked while writing).
+ARRAY_DELIMITER = "\x1f"
+
+
+class BulkRefused(LineageError):
+    """A bulk load refused: not the managed server, or a database that is not empty."""
+
+
+def csv_type(value: Any) -> str:
+    """The neo4j-admin header type of a property value as the driver would store it."""
+    if isinstance(value, list):
+        return (csv_type(value[0]) if value else "string") + "[]"
+    return scalar_type(value)
+
+
+def csv_field(value: Any) -> str:
+    """One CSV field: strings quoted (quotes doubled), arrays joined by ARRAY_DELIMITER."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        parts = [_scalar(v) for v in value]
+        if any(ARRAY_DELIMITER in p for p in parts):
+            raise LineageError("a list value holds the bulk import's array delimiter "
+                               "(U+001F): load without --bulk")
+        return '"' + ARRAY_DELIMITER.join(parts).replace('"', '""') + '"'
+    if isinstance(value, str):
+        return '"' + value.replace('"', '""') + '"'
+    return _scalar(value)
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+# ------------------------------------------------------------------ folding records
+@dataclass
+class _Graph:
+    """Every element the inputs state, folded as the writer's MERGEs fold them."""
+
+    nodes: dict[str, list] = field(default_factory=dict)  # uid -> [labels, props, loads]
+    edges: dict[tuple, list] = field(default_factory=dict)  # (rel, start, end, key) -> [props, loads]
+    #: empty list values (an empty CSV array is no value at all): set after the import
+    empty_lists: list[dict] = field(default_factory=list)
+
+    def add_input(self, spool, tag: str, prefix: str, report: LoadReport) -> tuple[WriteStats, set]:
+        duplicates = self._identity_conflicts(spool, prefix, report)
+        stats = WriteStats()
+        for node in spool.iter_nodes():
+            if node.uid in duplicates:
+                continue
+            stats.node_rows += 1
+            props = {k: v for k, v in node.props.items() if v is not None}
+            props["kind"] = node.kind.label
+            have = self.nodes.get(node.uid)
+            if have is None:
+                self.nodes[node.uid] = [list(node.labels), props, [tag]]
+                continue
+            have[0].extend(label for label in node.labels if label not in have[0])
+            have[1].update(props)
+            if tag not in have[2]:
+                have[2].append(tag)
+        for edge in spool.iter_edges():
+            if edge.start in duplicates or edge.end in duplicates:
+                continue
+            stats.edge_rows += 1
+            if edge.start not in self.nodes or edge.end not in self.nodes:
+                stats.unresolved_edges += 1
+                if len(stats.unresolved_examples) < 10:
+                    stats.unresolved_examples.append(f"{edge.rel.name} {edge.start} -> {edge.end}")
+                continue
+            stats.edges_written += 1
+            key = (edge.rel.name, edge.start, edge.end, edge.key or None)
+            props = {k: v for k, v in edge.props.items() if v is not None}
+            have = self.edges.get(key)
+            if have is None:
+                self.edges[key] = [props, [tag]]
+                continue
+            have[0].update(props)
+            if tag not in have[1]:
+                have[1].append(tag)
+        return stats, duplicates
+
+    def _identity_conflicts(self, spool, prefix: str, report: LoadReport) -> set[str]:
+        """As :func:`lineage.writer.identity_conflicts`: uids other inputs of this bulk load
+        stated with other values of the kind's identity properties (the first one stays)."""
+        found: dict[str, list] = {}
+        if not any(model.NODE_KINDS[label].identity for label in spool.node_counts):
+            return set()
+        for node in spool.iter_nodes():
+            have = self.nodes.get(node.uid)
+            if not node.kind.identity or have is None:
+                continue
+            if not any(not t.startswith(prefix) for t in have[2]):
+                continue
+            differ = [[k, have[1].get(k), node.props.get(k)] for k in node.kind.identity
+                      if node.props.get(k) is not None and have[1].get(k) is not None
+                      and have[1][k] != node.props[k]]
+            if differ:
+                found[node.uid] = differ
+        for uid, differ in sorted(found.items())[:20]:
+            what = "; ".join(f"{k} {old!r} there, {new!r} here" for k, old, new in differ)
+            report.warn(f"{report.path}: {uid} was already loaded from another input as "
+                        f"something else ({what}): this input's record is a duplicate and "
+                        "was not loaded")
+        if found:
+            report.extra["duplicate_uids_of_other_inputs"] = len(found)
+        return set(found)
+
+    def tagged(self) -> dict[str, list[int]]:
+        """Per tag: how many nodes and relationships carry it."""
+        counts: dict[str, list[int]] = {}
+        for _, _, tags in self.nodes.values():
+            for tag in tags:
+                counts.setdefault(tag, [0, 0])[0] += 1
+        for _, tags in self.edges.values():
+            for tag in tags:
+                counts.setdefault(tag, [0, 0])[1] += 1
+        return counts
+
+
+# ------------------------------------------------------------------ CSV
+class _Files:
+    """One CSV file per header (labels or type, and property names with their types)."""
+
+    def __init__(self, directory: Path, stem: str):
+        self.directory, self.stem = directory, stem
+        self.open: dict[tuple, Any] = {}
+        self.paths: list[Path] = []
+
+    def writer(self, header: tuple[str, ...]):
+        fh = self.open.get(header)
+        if fh is None:
+            path = self.directory / f"{self.stem}-{len(self.paths)}.csv"
+            fh = open(path, "w", encoding="utf-8", newline="")
+            fh.write(",".join(header) + "\n")
+            self.open[header] = fh
+            self.paths.append(path)
+        return fh
+
+    def close(self) -> None:
+        for fh in self.open.values():
+            fh.close()
+
+
+def write_csv(graph: _Graph, directory: Path) -> tuple[list[Path], list[Path]]:
+    """The folded graph as neo4j-admin CSV: node files (``uid:ID``, ``:LABEL``, typed
+    properties) and relationship files (``:START_ID``, ``:END_ID``, ``:TYPE``, typed
+    properties); one file per distinct header."""
+    node_files, rel_files = _Files(directory, "nodes"), _Files(directory, "relationships")
+    try:
+        for uid, (labels, props, tags) in graph.nodes.items():
+            names = sorted(k for k, v in props.items() if v != [])
+            if len(names) < len(props):
+                graph.empty_lists.append({"uid": uid, "props": {k: [] for k in props
+                                                                if props[k] == []}})
+            header = ("uid:ID", ":LABEL", "loads:string[]",
+                      *(f"{_name(k)}:{csv_type(props[k])}" for k in names))
+            values = [csv_field(uid), csv_field(labels), csv_field(tags)]
+            values.extend(csv_field(props[k]) for k in names)
+            node_files.writer(header).write(",".join(values) + "\n")
+        for (rel, start, end, key), (props, tags) in graph.edges.items():
+            if key is not None:
+                props = {**props, "key": key}
+            names = sorted(k for k, v in props.items() if v != [])
+            if len(names) < len(props):
+                graph.empty_lists.append({"start": start, "end": end, "type": rel, "key": key,
+                                          "props": {k: [] for k in props if props[k] == []}})
+            header = (":START_ID", ":END_ID", ":TYPE", "loads:string[]",
+                      *(f"{_name(k)}:{csv_type(props[k])}" for k in names))
+            values = [csv_field(start), csv_field(end), rel, csv_field(tags)]
+            values.extend(csv_field(props[k]) for k in names)
+            rel_files.writer(header).write(",".join(values) + "\n")
+    finally:
+        node_files.close()
+        rel_files.close()
+    return node_files.paths, rel_files.paths
+
+
+def _name(key: str) -> str:
+    if not key.isidentifier():
+        raise LineageError(f"property name {key!r} cannot go into a bulk import header")
+    return key
+
+
+# ------------------------------------------------------------------ the bulk load
+def refuse_unless_empty_managed(lin) -> Path:
+    """The managed server's state directory, or :class:`BulkRefused` saying why not."""
+    settings = lin.graph.settings
+    state = server.state_dir()
+    info = server.status(state)
+    if settings is None or not settings.managed or not info["running"] or info["uri"] != settings.uri:
+        raise BulkRefused("--bulk imports with neo4j-admin into the managed local server only "
+                          "(it is stopped and started again); this connection is to "
+                          f"{redact_url(settings.uri) if settings else 'another server'}: "
+                          "load without --bulk")
+    if lin.graph.database not in (None, "neo4j"):
+        raise BulkRefused(f"--bulk imports into the database 'neo4j' only, not "
+                          f"{lin.graph.database!r}")
+    records, _, _ = lin.graph.driver.execute_query(
+        "RETURN EXISTS { MATCH (n) } AS any", database_=lin.graph.database)
+    if records[0]["any"]:
+        raise BulkRefused("--bulk is for a first load into an empty database, and this one "
+                          "holds a graph already: load without --bulk, or empty it first "
+                          "(`lineage reset`)")
+    return state
+
+
+def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
+              progress: Progress | None = None, options: LoadOptions | None = None,
+              fail_fast: bool = False) -> list[LoadResult]:
+    """Load ``paths`` into the empty database of the managed server with neo4j-admin; one
+    result per input, as :func:`lineage.pipeline.load` returns them."""
+    options = options or LoadOptions()
+    state = refuse_unless_empty_managed(lin)
+    results: list[LoadResult] = []
+    failures: list[ParseError] = []
+    graph = _Graph()
+    loaded: list[tuple[LoadResult, str, float]] = []  # result, load id, started
+    for item in expand(paths, source):
+        if progress:
+            progress("start", {"path": item.path, "format": item.format.name if item.format else None})
+        started, t0 = time.time(), time.perf_counter()
+        fmt = item.format
+        result = LoadResult(redact_url(item.path), fmt.name if fmt else None,
+                            fmt.source if fmt else None, "unrecognised")
+        if item.problem:
+            result.status, result.error = "unreadable", item.problem
+        elif fmt is not None:
+            lid = loads.load_id(fmt.name, identity(item))
+            if not is_url(item.path):
+                result.sha256 = sha256_of(item.path)
+            report = LoadReport(item.path, fmt.name, lenient=options.lenient, options=options)
+            try:
+                spool = parse_to_spool(item, report)
+            except ParseError as exc:
+                result.status, result.error = "failed", str(exc)
+                result.report, result.seconds = report.summary(), time.perf_counter() - t0
+                loaded.append((result, lid, started))
+                if fail_fast:
+                    _finish(lin, state, graph, loaded, options)
+                    raise
+                failures.append(exc)
+                results.append(result)
+                if progress:
+                    progress("done", result.as_dict())
+                continue
+            try:
+                result.nodes, result.edges = spool.node_counts, spool.edge_counts
+                if not result.nodes and not result.edges:
+                    result.status = "empty"
+                else:
+                    stats, _ = graph.add_input(spool, loads.tag_of(lid, 1), f"{lid}:", report)
+                    result.write.add(stats)
+                    result.status = "loaded"
+            finally:
+                spool.close()
+            result.report, result.seconds = report.summary(), time.perf_counter() - t0
+            loaded.append((result, lid, started))
+        results.append(result)
+        if progress:
+            progress("done", result.as_dict())
+    _finish(lin, state, graph, loaded, options)
+    if len(failures) == 1:
+        failures[0].results = results
+        raise failures[0]
+    if failures:
+        raise InputsFailed(failures, results)
+    return results
+
+
+def _finish(lin, state: Path, graph: _Graph, loaded: list, options: LoadOptions) -> None:
+    """Import the folded graph (when it holds anything), then the schema and the loads."""
+    if graph.nodes:
+        paths = server.ServerPaths.under(state)
+        work = Path(tempfile.mkdtemp(prefix="bulk-", dir=paths.root))
+        try:
+            node_files, rel_files = write_csv(graph, work)
+            server.import_full(state, node_files, rel_files, ARRAY_DELIMITER,
+                               report=work / "import.report")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        _reconnect(lin, state)
+    driver, database = lin.graph.driver, lin.graph.database
+    ensure_schema(driver, database)
+    for i in range(0, len(graph.empty_lists), 1000):
+        driver.execute_query(_EMPTY_LISTS, rows=graph.empty_lists[i:i + 1000],
+                             database_=database)
+    tagged = graph.tagged()
+    for result, lid, started in loaded:
+        props = _load_props(result, started)
+        if result.status == "loaded":
+            tag = loads.tag_of(lid, 1)
+            nodes, edges = tagged.get(tag, (0, 0))
+            result.changes = {"nodes": nodes, "edges": edges, "nodes_removed": 0,
+                              "edges_removed": 0}
+            props.update(sha256=result.sha256, version=1, options=options.as_json(), tag=tag,
+                         changes=as_json(result.changes), bulk=True)
+        loads.record(driver, database, lid, props)
+
+
+_EMPTY_LISTS = """
+UNWIND $rows AS row
+CALL (row) {
+  WITH row WHERE row.uid IS NOT NULL
+  MATCH (n:Lineage {uid: row.uid}) SET n += row.props
+}
+CALL (row) {
+  WITH row WHERE row.uid IS NULL
+  MATCH (:Lineage {uid: row.start})-[r]->(:Lineage {uid: row.end})
+  WHERE type(r) = row.type AND (row.key IS NULL OR r.key = row.key)
+  SET r += row.props
+}
+"""
+
+
+def _reconnect(lin, state: Path) -> None:
+    """After the restart: a new driver (the old one's bookmarks name transactions of the
+    database the import replaced, which the new one never reaches), on the server's port."""
+    from .connection import Graph, Settings
+
+    info = server.status(state)
+    old = lin.graph.settings
+    lin.graph.driver.close()
+    lin.graph = Graph.connect(Settings(info["uri"], old.user, old.password, old.database, True))

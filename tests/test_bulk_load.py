@@ -1,0 +1,155 @@
+"""`lineage load --bulk`: neo4j-admin import into an empty managed database gives the graph a
+normal load gives, with the same :Load records; it refuses a graph that is not empty and a
+server that is not the managed one.
+
+The bulk side runs on a managed server of this module's own (a state directory under the
+test state, started and stopped here: the import stops and restarts its server); the normal
+side on the session's test server.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lineage import server
+from lineage.api import Lineage
+from lineage.bulk import BulkRefused, csv_field
+from lineage.connection import Graph, Settings
+
+from . import graphcheck
+from .conftest import SAMPLES, TEST_STATE
+
+BULK_STATE = TEST_STATE / "bulk"
+
+#: every source's samples, and one input twice-named (a file also inside a named directory)
+INPUTS = [SAMPLES / "pegasus", SAMPLES / "swift", SAMPLES / "xalt", SAMPLES / "chimbuko"]
+
+LOAD_KEYS = ("id", "path", "format", "source", "status", "version", "tag", "sha256",
+             "node_records", "edge_records", "unresolved_edges", "counts", "changes",
+             "options", "times_loaded", "last_attempt", "skipped", "unknown", "warnings")
+
+
+@pytest.fixture(scope="module")
+def bulk_lin(neo4j_settings):
+    """A handle on this module's own managed server (LINEAGE_HOME points at it)."""
+    if not neo4j_settings.managed:
+        pytest.skip("--bulk needs the managed server (NEO4J_URI or Docker is in use)")
+    old = os.environ.get("LINEAGE_HOME")
+    os.environ["LINEAGE_HOME"] = str(BULK_STATE)
+    info = server.start(BULK_STATE)
+    lin = Lineage(Graph.connect(Settings(info["uri"], info["user"], server.password(BULK_STATE),
+                                         None, True)))
+    try:
+        yield lin
+    finally:
+        lin.close()
+        server.stop(BULK_STATE)
+        if old is None:
+            os.environ.pop("LINEAGE_HOME", None)
+        else:
+            os.environ["LINEAGE_HOME"] = old
+
+
+def _loads(lin) -> dict[str, dict]:
+    rows = lin.query("MATCH (l:Load) RETURN l.uid AS uid, properties(l) AS p")
+    return {r["uid"]: {k: r["p"].get(k) for k in LOAD_KEYS} for r in rows}
+
+
+def _stats(lin) -> dict:
+    """``stats()`` without the loads' finish times (and so their order)."""
+    stats = lin.stats()
+    stats["loads"] = sorted(({k: v for k, v in row.items() if k != "finished_at"}
+                             for row in stats["loads"]), key=lambda row: row["id"])
+    return stats
+
+
+def _summary(results) -> list[tuple]:
+    return [(r.path, r.status, r.nodes, r.edges, r.write.unresolved_edges, r.changes)
+            for r in results]
+
+
+def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin):
+    bulk_lin.reset(force=True)
+    normal = lin.load(INPUTS)
+    bulk = bulk_lin.load(INPUTS, bulk=True)
+    assert [r.status for r in bulk] == [r.status for r in normal]
+    assert "loaded" in {r.status for r in bulk}
+    assert _summary(bulk) == _summary(normal)
+    expected = graphcheck.of(lin, with_loads=True)
+    assert expected.nodes > 500 and expected.rels > 1000
+    assert graphcheck.of(bulk_lin, with_loads=True) == expected
+    assert _loads(bulk_lin) == _loads(lin)
+
+    # queryable by templates, with the same answers
+    job = lin.query("MATCH (j:Job) RETURN j.uid AS uid ORDER BY uid LIMIT 1")[0]["uid"]
+    assert bulk_lin.query("ancestors", uid=job) == lin.query("ancestors", uid=job)
+    assert bulk_lin.query("ancestors", uid=job)
+    assert _stats(bulk_lin) == _stats(lin)
+
+    # the model's constraints are there: a second node of one uid is refused
+    uid = bulk_lin.query("MATCH (n:Lineage) RETURN n.uid AS uid LIMIT 1")[0]["uid"]
+    with pytest.raises(Exception, match="already exists"):
+        bulk_lin.graph.run("CREATE (:Lineage {uid: $uid})", {"uid": uid}, write=True)
+
+    # unload and reload work on the bulk graph as on the normal one
+    victim = str(SAMPLES / "pegasus" / "blackdiamond-4.0.bp")
+    assert ([(u["nodes_removed"], u["edges_removed"]) for u in bulk_lin.unload(victim)]
+            == [(u["nodes_removed"], u["edges_removed"]) for u in lin.unload(victim)])
+    assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
+    again = [r.status for r in bulk_lin.load(INPUTS)]
+    assert again == [r.status for r in lin.load(INPUTS)]
+    assert "loaded" in again and "unchanged" in again
+    assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
+
+
+def test_bulk_refuses_a_graph_that_is_not_empty(bulk_lin, tmp_path):
+    bulk_lin.reset(force=True)
+    bulk_lin.load([SAMPLES / "xalt"])
+    before = graphcheck.of(bulk_lin, with_loads=True)
+    with pytest.raises(BulkRefused, match="empty database"):
+        bulk_lin.load([SAMPLES / "swift"], bulk=True)
+    env = dict(os.environ, LINEAGE_HOME=str(BULK_STATE))
+    for name in ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD"):
+        env.pop(name, None)
+    run = subprocess.run([sys.executable, "-m", "lineage", "load", "--bulk", "-q",
+                          str(SAMPLES / "swift")], env=env, capture_output=True, text=True,
+                         cwd=tmp_path)
+    assert run.returncode == 1, run.stderr
+    assert "empty database" in run.stderr and "Traceback" not in run.stderr
+    assert graphcheck.of(bulk_lin, with_loads=True) == before
+
+
+def test_bulk_refuses_a_server_that_is_not_the_managed_one(lin, bulk_lin):
+    """The session's server is not the managed server of LINEAGE_HOME (this module's)."""
+    with pytest.raises(BulkRefused, match="managed local server only"):
+        lin.load([SAMPLES / "swift"], bulk=True)
+    assert graphcheck.of(lin).nodes == 0
+
+
+def test_a_malformed_input_is_left_out_of_a_bulk_load(bulk_lin, tmp_path):
+    bulk_lin.reset(force=True)
+    bad = tmp_path / "bad.bp"
+    good = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
+    bad.write_text(good.read_text()[:2000] + '\nts=2012-03-13T12:35:38.000000Z event=x "\n')
+    from lineage.errors import ParseError
+
+    with pytest.raises(ParseError) as caught:
+        bulk_lin.load([good, bad], bulk=True)
+    statuses = {Path(r.path).name: r.status for r in caught.value.results}
+    assert statuses == {"blackdiamond-4.0.bp": "loaded", "bad.bp": "failed"}
+    tags = bulk_lin.query("MATCH (n:Lineage) UNWIND n.loads AS t RETURN DISTINCT t")
+    assert len(tags) == 1
+    assert bulk_lin.query("MATCH (l:Load) RETURN l.status AS s ORDER BY s") == [
+        {"s": "failed"}, {"s": "loaded"}]
+
+
+def test_csv_fields_keep_quotes_commas_and_newlines():
+    assert csv_field('a,"b"\nc') == '"a,""b""\nc"'
+    assert csv_field(["x", "y"]) == '"x\x1fy"'
+    assert csv_field(None) == ""
+    assert csv_field(False) == "false" and csv_field(1.5) == "1.5"
