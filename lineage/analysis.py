@@ -55,7 +55,7 @@ STEP_BATCH = 10_000
 #: Deepest ``max_depth`` searched level by level (a query each); a deeper bound is one query
 #: of the template (its whole search, then the depth filter): past a few levels the round
 #: trips cost more than the whole search (bench/bench_queries.py)
-BFS_LEVELS = 6
+BFS_LEVELS = 12
 
 
 def bounded_lineage(lin, uid: str, max_depth: int, upstream: bool = True) -> list[dict]:

@@ -290,10 +290,12 @@ class Lineage:
         if offset < 0 or limit < 0:
             raise TemplateError(f"offset and limit must not be negative (got {offset}, {limit})")
         wanted = list(count_by)
+        searched_by_levels = (name_or_cypher in ("ancestors", "descendants")
+                              and params.get("max_depth") is not None
+                              and templates.coerce(params["max_depth"], "integer")
+                              <= analysis.BFS_LEVELS)
         if (templates.is_template_name(name_or_cypher)
-                and name_or_cypher not in analysis.COMPUTED
-                and not (name_or_cypher in ("ancestors", "descendants")
-                         and params.get("max_depth") is not None)):
+                and name_or_cypher not in analysis.COMPUTED and not searched_by_levels):
             template = templates.get(name_or_cypher)
             started = time.perf_counter()
             page = self.graph.run_page(template.text, template.bind(params), template.returns,

@@ -20,7 +20,7 @@ def loaded(session_lineage):
 
 
 @pytest.mark.parametrize("name", ["ancestors", "descendants"])
-@pytest.mark.parametrize("depth", [1, 2, 4, 9])  # 9: past BFS_LEVELS: the template
+@pytest.mark.parametrize("depth", [1, 2, 4, 13])  # 13: past BFS_LEVELS: the template
 def test_bounded_search_gives_the_templates_rows(loaded, name, depth):
     starts = [r["uid"] for r in loaded.query(
         "MATCH (n:Lineage) WHERE n.kind IN ['Job', 'File', 'Dataset', 'FunctionCall', "
@@ -64,8 +64,10 @@ def test_a_page_is_a_slice_of_the_answer_with_its_counts(loaded):
     assert page.rows == every[2:5] and page.total == len(every) and page.more == len(every) - 5
     for column in ("kind", "depth", "status"):
         assert dict(page.counts[column]) == Counter(r[column] for r in every), column
-    bounded = loaded.query_page("ancestors", {"uid": uid, "max_depth": 1}, limit=1)
-    assert bounded.total == len(loaded.query("ancestors", uid=uid, max_depth=1))
+    for depth in (1, analysis.BFS_LEVELS + 1):  # searched by levels; cut in the server
+        bounded = loaded.query_page("ancestors", {"uid": uid, "max_depth": str(depth)}, limit=1)
+        assert bounded.total == len(loaded.query("ancestors", uid=uid, max_depth=depth))
+        assert bounded.rows == list(loaded.query("ancestors", uid=uid, max_depth=depth))[:1]
     assert loaded.query_page("ancestors", {"uid": uid}, offset=len(every)).rows == []
 
 

@@ -58,7 +58,8 @@ def test_cypher_list_and_show():
     assert {"ancestors", "descendants", "pegasus/failed_jobs"} <= names
     shown = subprocess.run([sys.executable, "-m", "lineage", "cypher", "show", "ancestors"], capture_output=True,
                            text=True, check=True).stdout
-    assert shown.startswith(":param uid => ") and "MATCH (start:Lineage {uid: $uid})" in shown
+    assert shown.startswith(":param [{uid, max_depth}] => { RETURN ")  # one command, all params
+    assert "MATCH (start:Lineage {uid: $uid})" in shown
 
 
 def test_reset_empties_the_graph(lin, cli_env):

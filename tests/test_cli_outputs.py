@@ -55,8 +55,8 @@ def test_cypher_show_takes_examples_from_the_graph(lin, cli_env):
     lin.load([FAILURE])
     shown = run(cli_env, "cypher", "show", "ancestors").stdout
     first = shown.splitlines()[0]
-    assert first.startswith(":param uid => ")
-    uid = json.loads(first.split("=>", 1)[1].strip().rstrip(";"))
+    assert first.startswith(":param [{uid, max_depth}] => { RETURN ")
+    uid, _ = json.JSONDecoder().raw_decode(first.split(" RETURN ", 1)[1])  # the first value
     header = templates.get("ancestors").params[0].example
     assert uid != header and uid.startswith("pegasus:job:")
     assert lin.query("nodes", uids=[uid]), "the example uid is not in the graph"
