@@ -6,7 +6,7 @@ same start nodes: what the user waits for with this tool, and with what they wou
   one record (``Graph.run_collected``);
 - the same search inside Neo4j, only counting (the engine alone);
 - networkx in memory (the graph already loaded; a breadth-first search with depths);
-- PostgreSQL: a recursive CTE over an edge table with an index on the child column, as the
+- PostgreSQL: a recursive CTE over an edge table with an index on each column, as the
   Swift provenance database's ``ancestors()`` function does it, rows fetched with psycopg
   (needs Debian's postgresql, which scripts/setup.sh installs; skipped when absent).
 
@@ -30,6 +30,7 @@ from lineage import templates
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_ancestry_depth import PREFIX, build, clean  # noqa: E402
+from bench_queries import postgres  # noqa: E402
 
 
 def timed(fn, starts) -> tuple[float, float, int]:
@@ -50,37 +51,14 @@ def networkx_ancestors(graph: nx.DiGraph, uid: str, cutoff: int | None = None):
             if node != uid]
 
 
-CTE = """
-WITH RECURSIVE up(id, depth) AS (
-  SELECT parent, 1 FROM edge WHERE child = %(uid)s
-  UNION
-  SELECT e.parent, up.depth + 1 FROM edge e JOIN up ON e.child = up.id
-  WHERE up.depth < %(max)s
-)
-SELECT id, min(depth) FROM up GROUP BY id
-"""
-
-
 def postgres_runner(edges: list[tuple[str, str]]):
+    """PostgreSQL's recursive CTE as bench_queries.py runs it (ancestors), or None, None."""
     try:
-        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-        from tests.swift_pg import PostgresServer
-        server = PostgresServer().start()
+        server, run = postgres(edges)
     except Exception as exc:  # noqa: BLE001 - a missing PostgreSQL only skips this column
         print(f"  (PostgreSQL not measured: {exc})")
         return None, None
-    import psycopg
-
-    conn = psycopg.connect(server.url())
-    conn.execute("CREATE TABLE edge (child text, parent text)")
-    with conn.cursor().copy("COPY edge (child, parent) FROM STDIN") as copy:
-        for child, parent in edges:
-            copy.write_row((child, parent))
-    conn.execute("CREATE INDEX edge_child ON edge (child)")
-    conn.execute("ANALYZE edge")
-    conn.commit()
-    return server, lambda uid, depth: conn.execute(
-        CTE, {"uid": uid, "max": depth if depth is not None else 10**9}).fetchall()
+    return server, lambda uid, depth: run(uid, depth, True)
 
 
 def main(n: int = 200_000, width: int = 1000, starts_count: int = 30) -> None:

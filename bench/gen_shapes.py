@@ -30,7 +30,7 @@ def layered(n: int, rng: random.Random, width: int = 1000) -> list[tuple[int, in
 
 def montage(n: int, rng: random.Random) -> list[tuple[int, int]]:
     m = max((n - 3) // 4, 2)  # images, projections, differences (m - 1), corrections
-    images, projections = range(0, m), range(m, 2 * m)
+    projections = range(m, 2 * m)  # images are 0 .. m - 1
     diffs = range(2 * m, 3 * m - 1)
     fit = 3 * m - 1
     corrections = range(3 * m, 4 * m)
@@ -41,7 +41,7 @@ def montage(n: int, rng: random.Random) -> list[tuple[int, int]]:
     edges += [(c, fit) for c in corrections] + [(c, m + k) for k, c in enumerate(corrections)]
     edges += [(add, c) for c in corrections]
     edges += [(i, i - 1) for i in range(add + 1, n)]  # shrink, jpeg, ... a tail
-    del images, rng
+    del rng  # the shape is fixed by n
     return edges
 
 

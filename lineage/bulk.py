@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import loads, model, server
-from .errors import InputsFailed, LineageError, ParseError
-from .pipeline import (LoadResult, Progress, _load_props, expand, identity,
-                       is_url, parse_to_spool, sha256_of)
+from .errors import LineageError, ParseError
+from .pipeline import (LoadResult, Progress, _load_props, expand, first_result, identity,
+                       is_url, parse_to_spool, raise_failures, sha256_of)
 from .records import as_json, scalar_type
 from .redact import redact_url
 from .settings import LoadOptions
@@ -262,11 +262,8 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
             progress("start", {"path": item.path, "format": item.format.name if item.format else None})
         started, t0 = time.time(), time.perf_counter()
         fmt = item.format
-        result = LoadResult(redact_url(item.path), fmt.name if fmt else None,
-                            fmt.source if fmt else None, "unrecognised")
-        if item.problem:
-            result.status, result.error = "unreadable", item.problem
-        elif fmt is not None:
+        result = first_result(item)
+        if not item.problem and fmt is not None:
             lid = loads.load_id(fmt.name, identity(item))
             if not is_url(item.path):
                 result.sha256 = sha256_of(item.path)
@@ -301,11 +298,7 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
         if progress:
             progress("done", result.as_dict())
     _finish(lin, state, graph, loaded, options)
-    if len(failures) == 1:
-        failures[0].results = results
-        raise failures[0]
-    if failures:
-        raise InputsFailed(failures, results)
+    raise_failures(failures, results)
     return results
 
 

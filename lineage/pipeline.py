@@ -320,6 +320,17 @@ def _load_props(result: LoadResult, started: float) -> dict:
     }
 
 
+def first_result(item: Input) -> LoadResult:
+    """An input's result before it is read: ``unrecognised`` (no format), ``unreadable``
+    (with the reason), else still ``unrecognised`` until the load says more."""
+    fmt = item.format
+    result = LoadResult(redact_url(item.path), fmt.name if fmt else None,
+                        fmt.source if fmt else None, "unrecognised")
+    if item.problem:
+        result.status, result.error = "unreadable", item.problem
+    return result
+
+
 def load_input(writer: Writer, item: Input, lenient: bool = False,
                options: LoadOptions | None = None,
                progress: Progress | None = None) -> LoadResult:
@@ -333,12 +344,8 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
     """
     started, t0 = time.time(), time.perf_counter()
     fmt = item.format
-    result = LoadResult(redact_url(item.path), fmt.name if fmt else None,
-                        fmt.source if fmt else None, "unrecognised")
-    if item.problem:
-        result.status, result.error = "unreadable", item.problem
-        return result
-    if fmt is None:
+    result = first_result(item)
+    if item.problem or fmt is None:
         return result
     driver, database = writer.driver, writer.database
     lid = loads.load_id(fmt.name, identity(item))
@@ -509,9 +516,15 @@ def load(
         results.append(result)
         if progress:
             progress("done", result.as_dict())
+    raise_failures(failures, results)
+    return results
+
+
+def raise_failures(failures: list[ParseError], results: list[LoadResult]) -> None:
+    """After every input was tried: one failure raised as itself, several as
+    :class:`InputsFailed`, each carrying every input's result; nothing when none failed."""
     if len(failures) == 1:
         failures[0].results = results
         raise failures[0]
     if failures:
         raise InputsFailed(failures, results)
-    return results

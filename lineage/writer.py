@@ -111,10 +111,10 @@ def _rel_props(rel: model.RelType, keyed: bool) -> list[str]:
     return names
 
 
-def _edge_statement(rel: model.RelType, keyed: bool, create: bool = False,
-                    reset: bool = False) -> str:
-    """``MERGE`` (or ``CREATE``, for edges known new) of one relationship type; with
-    ``reset``, a reload's first step for it (see NODE_RESET_STATEMENT)."""
+def _edge_statement(rel: model.RelType, keyed: bool, reset: bool = False) -> str:
+    """``MERGE`` of one relationship type (always MERGE: another load may have stated the
+    same edge onto a node this one created); with ``reset``, a reload's first step for it
+    (see NODE_RESET_STATEMENT)."""
     if not rel.name.isidentifier() or not rel.name.isupper():
         raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")
     if reset:
@@ -127,11 +127,6 @@ def _edge_statement(rel: model.RelType, keyed: bool, create: bool = False,
     names = _rel_props(rel, keyed)
     head = ("UNWIND $rows AS row\n"
             "MATCH (a:Lineage {uid: row.start}), (b:Lineage {uid: row.end})\n")
-    if create:
-        values = (["key: row.key"] if keyed else []) + [f"`{p}`: row.props.`{p}`" for p in names]
-        values.append("loads: $loads")
-        return head + (f"CREATE (a)-[r:{rel.name} {{{', '.join(values)}}}]->(b)\n"
-                       "RETURN count(r) AS written")
     key = " {key: row.key}" if keyed else ""
     on_create = ", ".join([f"r.`{p}` = row.props.`{p}`" for p in names]
                           + [f"r.loads = {_TAG_ON_CREATE}"])

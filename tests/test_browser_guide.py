@@ -27,6 +27,24 @@ def _wait_for(page, predicate, timeout=120):
     return False
 
 
+GUIDE_TITLE = "lineage-explorer: the Cypher templates"
+
+
+def _login(context, info, password):
+    """Log in to the real Neo4j Browser; returns the page once the guide shows."""
+    # Browser may ask the internet for fonts: keep the test hermetic, loopback only
+    context.route("**/*", lambda route: route.continue_()
+                  if route.request.url.startswith("http://127.0.0.1") else route.abort())
+    page = context.new_page()
+    page.goto(info["browser_url"] + "?dbms=" + info["uri"])
+    page.wait_for_selector('[data-testid="password"]', timeout=120000)
+    page.fill('[data-testid="username"]', server.USER)
+    page.fill('[data-testid="password"]', password)
+    page.click('[data-testid="connect"]')
+    page.wait_for_selector(f"text={GUIDE_TITLE}", timeout=120000)
+    return page
+
+
 def test_guide_is_served_by_neo4j_and_shown_after_login(test_state_dir):
     info = server.status(test_state_dir)
     assert info["running"]
@@ -46,19 +64,9 @@ def test_guide_is_served_by_neo4j_and_shown_after_login(test_state_dir):
 
     password = server.password(test_state_dir)
     with chromium(offline=False) as context:
-        # Browser may ask the internet for fonts: keep the test hermetic, loopback only
-        context.route("**/*", lambda route: route.continue_()
-                      if route.request.url.startswith("http://127.0.0.1") else route.abort())
-        page = context.new_page()
-        page.goto(info["browser_url"] + "?dbms=" + info["uri"])
-        page.wait_for_selector('[data-testid="password"]', timeout=120000)
-        page.fill('[data-testid="username"]', server.USER)
-        page.fill('[data-testid="password"]', password)
-        page.click('[data-testid="connect"]')
-        title = "lineage-explorer: the Cypher templates"
-        shown = _wait_for(page, lambda: title in page.inner_text("body"))
+        page = _login(context, info, password)  # waits for the guide's title
         screenshot(page, "browser-guide.png")
-        assert shown, "the guide did not show after login"
+        assert GUIDE_TITLE in page.inner_text("body"), "the guide did not show after login"
         assert f":play {url}" in page.inner_text("body")
         # the guide's first slide lists every template with its purpose
         text = page.inner_text("body")
@@ -173,19 +181,6 @@ def test_path_templates_return_bounded_paths(guide_graph):
 
 
 # --- the real Browser ---------------------------------------------------------------------
-
-def _login(context, info, password):
-    # Browser may ask the internet for fonts: keep the test hermetic, loopback only
-    context.route("**/*", lambda route: route.continue_()
-                  if route.request.url.startswith("http://127.0.0.1") else route.abort())
-    page = context.new_page()
-    page.goto(info["browser_url"] + "?dbms=" + info["uri"])
-    page.wait_for_selector('[data-testid="password"]', timeout=120000)
-    page.fill('[data-testid="username"]', server.USER)
-    page.fill('[data-testid="password"]', password)
-    page.click('[data-testid="connect"]')
-    page.wait_for_selector("text=lineage-explorer: the Cypher templates", timeout=120000)
-    return page
 
 
 def _run_example(page, name: str):
