@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-_TIME_COLUMNS = re.compile(r"(^|_)(time|start|end|at|timestamp)$")
+_TIME_COLUMNS = re.compile(r"(^|_)(time|start|end|at|timestamp|tstart|tend)$")
 _SECONDS_COLUMNS = re.compile(r"(^|_)(duration|wall_time|run_time|seconds|runtime_s)$")
 #: Chimbuko's runtimes and their statistics, in microseconds (not ratios of them)
 _MICRO_COLUMNS = re.compile(
@@ -24,8 +24,8 @@ def human(column: str, value):
     ('2012-03-13T12:49:03.400Z', '2012-03-13T12:49:14.500000Z')
     >>> human("duration", 60.002), human("runtime_exclusive", 24), human("ratio", 2/3)
     ('60.002 s', '24 µs', '0.666667')
-    >>> human("job_id", 79), human("start_time", 12.5)
-    (79, '12.5 s')
+    >>> human("job_id", 79), human("start_time", 12.5), human("io_step_tend", 1592584220578523)
+    (79, '12.5 s', '2020-06-19T16:30:20.578523Z')
     """
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return value

@@ -54,7 +54,11 @@ def test_node_report_is_its_neighbourhood(lin):
     names = {n["name"] for n in data["nodes"]}
     up = {r["name"] for r in lin.query("ancestors", uid=BD_JOB, max_depth=1)}
     down = {r["name"] for r in lin.query("descendants", uid=BD_JOB, max_depth=1)}
-    assert names == up | down | {"analyze_j4"}
+    # and its structural neighbours: attempts, task, workflow (any relationship, one hop)
+    near = {r["name"] for r in lin.query(
+        "MATCH (:Job {uid: $uid})--(m:Lineage) RETURN DISTINCT m.name AS name", uid=BD_JOB)}
+    assert {"JobInstance", "Task", "Workflow"} <= {n["kind"] for n in data["nodes"]}
+    assert names == up | down | near | {"analyze_j4"}
     assert data["view"] == "neighbourhood" and data["tables"] == []
 
 

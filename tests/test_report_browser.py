@@ -63,7 +63,12 @@ def test_workflow_report_renders_offline(lin, tmp_path):
         # search by name lists and selects the match
         page.fill("#search", "analyze")
         assert "analyze_j4" in page.inner_text("#matches")
-        assert page.evaluate("window.lineageReport.network.getSelectedNodes().length") == 1
+        # (the job, and its task: found by its transformation, pegasus::analyze:4.0)
+        selected = page.evaluate("window.lineageReport.network.getSelectedNodes()")
+        job = BD_WF.replace("workflow", "job") + ":analyze_j4"
+        kinds = page.evaluate("(ids) => ids.map(i => window.lineageReport.data.nodes.find("
+                              "n => n.uid === i).kind).sort()", selected)
+        assert job in selected and kinds == ["Job", "Task"]
         page.click("#reset")
         shot = screenshot(page, "report-blackdiamond.png")
         assert errors == [] and dialogs == []

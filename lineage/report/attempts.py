@@ -41,7 +41,18 @@ def tail(text: str | None, limit: int = TAIL_CHARS) -> str | None:
 
 def workflow_attempts(lin, workflow: str) -> list[dict]:
     """Every attempt of every job of ``workflow``, oldest first per job, output tails cut."""
-    rows = lin.query(ATTEMPTS_CYPHER, workflow=workflow)
+    return _numbered(lin.query(ATTEMPTS_CYPHER, workflow=workflow))
+
+
+def job_attempts(lin, job: str) -> list[dict]:
+    """Every attempt of one job (template ``pegasus/job_attempts``), as ``workflow_attempts``
+    gives them: what a job's own report lists and draws on its timeline."""
+    return _numbered(lin.query("pegasus/job_attempts", job=job))
+
+
+def _numbered(rows) -> list[dict]:
+    """Rows ordered by job then submit sequence, each with its attempt number (1, 2, ...)
+    and the tails of its output."""
     out = []
     number: dict[str, int] = {}
     for r in rows:

@@ -27,8 +27,8 @@ from collections import Counter, defaultdict
 
 from .. import model
 from ..errors import LineageError
-from ..sources.pegasus.model import WORKFLOW
-from ..sources.chimbuko.model import PROGRAM_RUN
+from ..sources.pegasus.model import JOB, WORKFLOW
+from ..sources.chimbuko.model import FUNCTION_EXECUTION, PROGRAM_RUN
 from ..sources.swift.model import SCRIPT_RUN
 from ..sources.xalt.model import EXECUTABLE, EXECUTION, LIBRARY
 from ..private_file import write_private
@@ -69,7 +69,22 @@ NODE_SECTIONS = {
     LIBRARY.label: [("Runs that loaded it or were linked with it", "xalt/library_users",
                      "library")],
     EXECUTABLE.label: [("How it was built", "xalt/build_of", "executable")],
+    FUNCTION_EXECUTION.label: [
+        ("Call stack, from the thread's root down to this execution",
+         "chimbuko/anomaly_call_stack", "uid"),
+        ("Execution window: caller, executions before and after, callees, messages",
+         "chimbuko/anomaly_context", "uid"),
+    ],
 }
+
+#: Per kind of a node that is not a run: templates whose ``uid`` column adds nodes to the
+#: drawing beside its lineage and its direct neighbours (a Chimbuko execution's callers, up to
+#: the thread's root).
+NODE_STRUCTURE = {FUNCTION_EXECUTION.label: [("chimbuko/anomaly_call_stack", "uid")]}
+
+#: Direct neighbours (any relationship) a single-node report draws at most: a shared library
+#: or host can have thousands; its tables list them.
+MAX_NEIGHBOURS = 200
 
 #: Tables of a run whose kind has no SECTIONS entry: its parts, through PART_OF.
 GENERIC_SECTIONS = [("Parts of the run", "run_members", "run")]
@@ -119,11 +134,19 @@ def run_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
     return nodes, edges
 
 
-def neighbourhood_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
-    """Node ``uid`` with its ancestors and descendants up to ``depth`` hops, and their edges."""
+def neighbourhood_graph(lin, uid: str, depth: int = 3,
+                        kind: str | None = None) -> tuple[list[dict], list[dict]]:
+    """Node ``uid`` with its ancestors and descendants up to ``depth`` hops, its structural
+    neighbours (one relationship away, any type: its run, attempts, task, caller, function;
+    at most MAX_NEIGHBOURS) and, by ``kind``, the nodes of NODE_STRUCTURE (a call stack); and
+    the edges among them all."""
     up = lin.query("ancestors", uid=uid, max_depth=depth)
     down = lin.query("descendants", uid=uid, max_depth=depth)
-    uids = list(dict.fromkeys([uid] + [r["uid"] for r in up] + [r["uid"] for r in down]))
+    near = lin.query("structure_of", uid=uid, limit=MAX_NEIGHBOURS)
+    extra = [r["uid"] for template, param in NODE_STRUCTURE.get(kind, ())
+             for r in lin.query(template, **{param: uid})]
+    uids = list(dict.fromkeys([uid] + [r["uid"] for r in up] + [r["uid"] for r in down]
+                              + [r["uid"] for r in near] + extra))
     nodes = list(lin.query("nodes", uids=uids))
     edges = list(lin.query("edges_among", uids=uids))
     return nodes, edges
@@ -331,7 +354,7 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
         title = f"{kind} {root['name']}"
         sections = SECTIONS.get(kind, GENERIC_SECTIONS)
     else:
-        nodes, edges = neighbourhood_graph(lin, uid, depth)
+        nodes, edges = neighbourhood_graph(lin, uid, depth, kind)
         title = f"Lineage of {kind} {root['name']}"
         sections = NODE_SECTIONS.get(kind, [])
     tables = []
@@ -349,6 +372,8 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
     attempts = None
     if is_run and kind == WORKFLOW.label:
         attempts = pegasus_attempts.workflow_attempts(lin, uid)
+    elif kind == JOB.label:
+        attempts = pegasus_attempts.job_attempts(lin, uid)
     labels = pegasus_attempts.job_labels(drawn, drawn_edges)
     for n in drawn:
         if n["uid"] in labels:

@@ -155,19 +155,20 @@ def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables:
 
 def compact(nodes: list[dict], edges: list[dict]) -> tuple[list[dict], list[list]]:
     """The graph as the page reads it: nodes without the properties that repeat their own
-    fields, edges as ``[source index, target index, type, count]`` (uids are long; a 10,000
-    node page is megabytes smaller).
+    fields, property values as people read them (times in ISO 8601 UTC, durations with their
+    unit: :func:`lineage.humanize.human`), edges as ``[source index, target index, type,
+    count]`` (uids are long; a 10,000 node page is megabytes smaller).
 
-    >>> compact([{"uid": "a", "properties": {"uid": "a", "x": 1}}, {"uid": "b"}],
-    ...         [{"source": "a", "type": "USED", "target": "b"}])
-    ([{'uid': 'a', 'properties': {'x': 1}}, {'uid': 'b'}], [[0, 1, 'USED', None]])
+    >>> compact([{"uid": "a", "properties": {"uid": "a", "x": 1, "start_time": 1331642943}},
+    ...          {"uid": "b"}], [{"source": "a", "type": "USED", "target": "b"}])
+    ([{'uid': 'a', 'properties': {'x': 1, 'start_time': '2012-03-13T12:49:03.000Z'}}, {'uid': 'b'}], [[0, 1, 'USED', None]])
     """
     index = {n["uid"]: i for i, n in enumerate(nodes)}
     out = []
     for n in nodes:
         props = n.get("properties")
         if props:
-            n = dict(n, properties={k: v for k, v in props.items()
+            n = dict(n, properties={k: human(k, v) for k, v in props.items()
                                     if k not in ("uid", "kind", "name") or v != n.get(k)})
         out.append(n)
     return out, [[index[e["source"]], index[e["target"]], e["type"], e.get("count")]
