@@ -16,7 +16,7 @@ from typing import Iterable, Iterator
 
 from pathlib import Path
 
-from . import analysis, loads, model, templates
+from . import analysis, loads, model, status_labels, templates
 from .errors import LineageError, TemplateError
 from .connection import Graph, Page
 from .connection import Settings as ConnectionSettings
@@ -215,17 +215,24 @@ class Lineage:
             paths = [paths]
         options = (options or self.settings.load).with_(
             lenient=True if lenient else None, xalt_env=xalt_env)
-        if bulk:
-            from .bulk import bulk_load
+        try:  # (the bulk path restarts the server and replaces self.graph)
+            if bulk:
+                from .bulk import bulk_load
 
-            return bulk_load(self, paths, source=source, progress=progress, options=options,
-                             fail_fast=fail_fast)
-        writer = Writer(self.graph.driver, self.graph.database)
-        paths = list(paths)
-        log.info("loading %d input%s (source %s, options %s)", len(paths),
-                 "" if len(paths) == 1 else "s", source, options.as_json())
-        results = _load(writer, paths, source=source, progress=progress, options=options,
-                        fail_fast=fail_fast)
+                results = bulk_load(self, paths, source=source, progress=progress,
+                                    options=options, fail_fast=fail_fast)
+                status_labels.refresh_quietly(self.graph.driver, self.graph.database)
+                return results
+            writer = Writer(self.graph.driver, self.graph.database)
+            paths = list(paths)
+            log.info("loading %d input%s (source %s, options %s)", len(paths),
+                     "" if len(paths) == 1 else "s", source, options.as_json())
+            results = _load(writer, paths, source=source, progress=progress, options=options,
+                            fail_fast=fail_fast)
+        except BaseException:
+            status_labels.refresh_quietly(self.graph.driver, self.graph.database)
+            raise
+        status_labels.refresh_quietly(self.graph.driver, self.graph.database)
         for r in results:
             log.info("%s %s [%s]: %d node / %d edge records in %.3f s", r.status,
                      redact_url(str(r.path)), r.format, sum(r.nodes.values()),
@@ -243,7 +250,9 @@ class Lineage:
         key = str(load_or_path)
         if not key.startswith("load:") and os.path.exists(key):
             key = str(Path(key).resolve())
-        return loads.unload(self.graph.driver, self.graph.database, key)
+        out = loads.unload(self.graph.driver, self.graph.database, key)
+        status_labels.refresh_quietly(self.graph.driver, self.graph.database)
+        return out
 
     def link(self, rules: Iterable[str] | None = None, skew: float | None = None,
              dry_run: bool = False):

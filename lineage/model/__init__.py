@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .common import HOST, LOAD_PROPS, OTHER_STATUS_COLOUR, STATUSES, USER
-from .core import (BASE_LABEL, LOAD_LABEL, MAX_INDEXED_BYTES, MAX_UID_CHARS, RUN_LABEL,
+from .core import (BASE_LABEL, FAILED_LABEL, FAILED_STATUS, LOAD_LABEL, MAX_INDEXED_BYTES, MAX_UID_CHARS, RUN_LABEL,
                    ModelError, NodeKind, Relation, RelType, Role, bounded_uid, escape_part)
 from .prov import (HAD_MEMBER, INSTANCE_OF, LINEAGE_RELS, PART_OF, USED, WAS_ASSOCIATED_WITH,
                    WAS_DERIVED_FROM, WAS_GENERATED_BY, WAS_INFORMED_BY, WAS_STARTED_BY)
@@ -35,7 +35,7 @@ from . import common as _common
 from . import prov as _prov
 
 __all__ = [
-    "BASE_LABEL", "RUN_LABEL", "LOAD_LABEL", "Role", "NodeKind", "RelType", "Relation",
+    "BASE_LABEL", "RUN_LABEL", "LOAD_LABEL", "FAILED_LABEL", "FAILED_STATUS", "Role", "NodeKind", "RelType", "Relation",
     "ModelError", "HOST", "USER", "STATUSES", "OTHER_STATUS_COLOUR", "LOAD_PROPS",
     "USED", "WAS_GENERATED_BY", "WAS_INFORMED_BY", "WAS_DERIVED_FROM", "HAD_MEMBER",
     "WAS_ASSOCIATED_WITH", "WAS_STARTED_BY", "PART_OF", "INSTANCE_OF", "LINEAGE_RELS",
@@ -77,7 +77,7 @@ if len(_BY_PREFIX) != len(NODE_KINDS):
 #: Labels that are not kinds: the shared label, the PROV roles, Run, and extra labels.
 ROLE_LABELS = (BASE_LABEL, *(r.value for r in Role), RUN_LABEL)
 ALL_LABELS = frozenset(
-    {LOAD_LABEL, *ROLE_LABELS, *NODE_KINDS}
+    {LOAD_LABEL, FAILED_LABEL, *ROLE_LABELS, *NODE_KINDS}
     | {x for k in NODE_KINDS.values() for x in k.extra_labels}
 )
 
@@ -123,5 +123,5 @@ def schema() -> Schema:
         (f"{k.label.lower()}_{prop}", k.label, prop)
         for k in NODE_KINDS.values()
         for prop in k.indexed
-    ) + (("load_path", LOAD_LABEL, "path"),)
+    ) + (("load_path", LOAD_LABEL, "path"), ("lineage_status", BASE_LABEL, "status"))
     return Schema(unique=unique, ranges=ranges)

@@ -29,6 +29,10 @@ from typing import Any, Mapping
 BASE_LABEL = "Lineage"
 RUN_LABEL = "Run"
 LOAD_LABEL = "Load"  # bookkeeping of loads; deliberately not :Lineage (not provenance data)
+#: On every node whose ``status`` is ``failed``, kept true after each load and unload
+#: (:mod:`lineage.status_labels`): Neo4j Browser styles nodes by label only.
+FAILED_LABEL = "Failed"
+FAILED_STATUS = "failed"
 
 #: Longest uid kept as it is; a longer one keeps its head and ends in a digest of the whole
 #: (Neo4j cannot index a string key of more than about 8 KB; 1,024 characters of UTF-8 stay

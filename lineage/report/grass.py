@@ -7,8 +7,10 @@ kind's colour from the model, then ``Anomaly`` (a Chimbuko execution found anoma
 failure colour. Without it, Browser colours a node by its alphabetically first label, which
 is ``Activity`` for most of the graph.
 
-Limits of GraSS: a colour can follow a label, never a property, so ``status`` (a property)
-cannot colour a node; the caption is one property template, ``{name}``, with no fallback (a
+Limits of GraSS: a colour can follow a label, never a property, so the loaders keep a
+``Failed`` label on every node whose ``status`` is ``failed`` (:mod:`lineage.status_labels`)
+and its rule comes last: failed jobs, attempts and executions are filled in the failure
+colour (their kind is in their labels); the caption is one property template, ``{name}``, with no fallback (a
 node without ``name`` has no caption; every kind the loaders write sets one).
 
 The shipped copy is ``lineage/report/lineage.grass`` (a test checks it equals
@@ -84,6 +86,7 @@ def rules() -> dict[str, dict[str, str]]:
     for kind in model.NODE_KINDS.values():
         out[f"node.{kind.label}"] = _kind_rule(kind.colour)
     out[f"node.{ANOMALY_LABEL}"] = _kind_rule(model.STATUSES["failed"])
+    out[f"node.{model.FAILED_LABEL}"] = _kind_rule(model.STATUSES[model.FAILED_STATUS])
     return out
 
 
