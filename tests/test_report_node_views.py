@@ -154,3 +154,29 @@ _VIEW_STATE = """() => {
   if (r.network) { const p = r.network.getViewPosition(); return [r.network.getScale(), p.x, p.y]; }
   return [r.view.toScreen('j0'), r.view.toScreen('j2')];
 }"""
+
+
+def test_xalt_run_view_draws_what_the_run_was_made_of(lin):
+    lin.load([SAMPLES / "xalt"])
+    run = _one(lin, "MATCH (r:Execution) RETURN r.uid AS uid ORDER BY r.uid LIMIT 1")["uid"]
+    data = report_data(lin, run)
+    assert data["view"] == "run"
+    by_kind = {}
+    for n in data["nodes"]:
+        by_kind.setdefault(n["kind"], set()).add(n["uid"])
+    # the executable and the libraries it loaded (the run's own table), its user and host
+    inputs = lin.query("xalt/run_inputs", run=run)
+    paths = {n["properties"].get("path") for n in data["nodes"]}
+    assert {r["path"] for r in inputs} <= paths and inputs
+    expected = _one(lin, "MATCH (r:Execution {uid: $uid}) "
+                         "OPTIONAL MATCH (r)-[:WAS_ASSOCIATED_WITH]->(a) "
+                         "OPTIONAL MATCH (r)-[:USED]->(:Executable)-[:WAS_GENERATED_BY]->(b:Build) "
+                         "RETURN collect(DISTINCT a.uid) AS agents, collect(DISTINCT b.uid) AS builds",
+                    uid=run)
+    assert expected["agents"] and set(expected["agents"]) <= by_kind["User"] | by_kind["Host"]
+    assert set(expected["builds"]) <= by_kind.get("Build", set())
+    # and the edges among what is drawn, as the graph has them
+    drawn = sorted({n["uid"] for n in data["nodes"]})
+    count = _one(lin, "MATCH (a:Lineage)-[r]->(b:Lineage) WHERE a.uid IN $u AND b.uid IN $u "
+                      "RETURN count(r) AS n", u=drawn)["n"]
+    assert len(data["edges"]) == count > len(inputs)

@@ -82,9 +82,14 @@ NODE_SECTIONS = {
 #: the thread's root).
 NODE_STRUCTURE = {FUNCTION_EXECUTION.label: [("chimbuko/anomaly_call_stack", "uid")]}
 
-#: Direct neighbours (any relationship) a single-node report draws at most: a shared library
-#: or host can have thousands; its tables list them.
+#: Direct neighbours (any relationship) a report draws at most per relationship type and
+#: direction: a shared library or host can have thousands of runs; the tables list them.
 MAX_NEIGHBOURS = 200
+
+#: Run kinds whose view also draws the run's lineage (up to the report's depth), not only its
+#: parts: an XALT execution has no parts; what it is made of is upstream (executable, the
+#: build that linked it, the libraries and object files the build used).
+RUN_LINEAGE = frozenset({EXECUTION.label})
 
 #: Tables of a run whose kind has no SECTIONS entry: its parts, through PART_OF.
 GENERIC_SECTIONS = [("Parts of the run", "run_members", "run")]
@@ -114,7 +119,9 @@ def _is_run(lin, uid: str) -> bool:
 
 
 def run_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
-    """The parts of run ``uid`` (PART_OF, up to ``depth`` hops) and the edges among them.
+    """The parts of run ``uid`` (PART_OF, up to ``depth`` hops), its direct neighbours (user,
+    host, executable, libraries, script: at most MAX_NEIGHBOURS per relationship type), for
+    RUN_LINEAGE kinds its ancestors, and the edges among them all.
 
     A part's PART_OF edge to the run itself is drawn only when the part has no other edge
     (so a run with thousands of parts is not drawn as a star)."""
@@ -122,6 +129,13 @@ def run_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
     members = lin.query("run_members", run=uid, max_depth=depth, limit=MAX_MEMBERS)
     nodes = [root] + [{k: m[k] for k in ("uid", "kind", "name", "status", "properties")}
                       for m in members]
+    known = {n["uid"] for n in nodes}
+    extra = [r["uid"] for r in lin.query("structure_of", uid=uid, limit=MAX_NEIGHBOURS)]
+    if root["kind"] in RUN_LINEAGE:
+        extra += [r["uid"] for r in lin.query("ancestors", uid=uid, max_depth=depth)]
+    extra = [u for u in dict.fromkeys(extra) if u not in known]
+    if extra:
+        nodes += list(lin.query("nodes", uids=extra))
     uids = [n["uid"] for n in nodes]
     edges = list(lin.query("edges_among", uids=uids))
     linked = Counter()
