@@ -11,7 +11,10 @@ Over ``max_nodes`` nodes the graph is collapsed into groups (by run, by kind and
 transformation / job type / function, by kind: the finest level that fits; failed and
 anomalous nodes always stay on their own), and the page says what was collapsed. The drawn
 graph gets a layered left-to-right layout in data-flow direction (:func:`place`,
-:mod:`.layout`); a Pegasus workflow also its attempts (:mod:`.attempts`) for the timeline.
+:mod:`.layout`); a Pegasus workflow also its attempts (:mod:`.attempts`) for the timeline, a
+Chimbuko program run its anomalies' call stacks and windows (:mod:`.chimbuko_panel`). A run
+kind in ``RUN_GRAPHS`` draws its template's nodes instead of its parts (a Swift run: its
+data flow through datasets).
 
 >>> "Workflow" in SECTIONS
 True
@@ -33,6 +36,7 @@ from ..sources.swift.model import SCRIPT_RUN
 from ..sources.xalt.model import EXECUTABLE, EXECUTION, LIBRARY
 from ..private_file import write_private
 from . import attempts as pegasus_attempts
+from . import chimbuko_panel
 from .layout import layered
 from .render import PROV_TYPES as RENDER_PROV_TYPES, render
 from .view import ReportView
@@ -49,6 +53,7 @@ SECTIONS = {
     ],
     SCRIPT_RUN.label: [
         ("Parts of the run", "run_members", "run"),
+        ("Datasets of the run (value or file, made by, used by)", "swift/run_datasets", "run"),
         ("Across systems (lineage link)", "cross/run_chain", "run"),
     ],
     EXECUTION.label: [
@@ -58,7 +63,7 @@ SECTIONS = {
         ("Across systems (lineage link)", "cross/links_of", "uid"),
     ],
     PROGRAM_RUN.label: [
-        ("Anomalies, most severe first", "chimbuko/top_anomalies", "run"),
+        ("Anomalies, most severe first", "chimbuko/run_anomalies", "run"),  # rows clickable
         ("Across systems (lineage link)", "cross/links_of", "uid"),
         ("Parts of the run", "run_members", "run"),
     ],
@@ -91,6 +96,17 @@ MAX_NEIGHBOURS = 200
 #: build that linked it, the libraries and object files the build used).
 RUN_LINEAGE = frozenset({EXECUTION.label})
 
+#: Per run kind: the template giving the nodes its run view draws instead of its PART_OF parts
+#: (called with ``run`` and ``limit``; returns at least uid, kind, name, status, properties,
+#: optionally a short ``label``), and what the page says it draws. The edges are the ones
+#: among those nodes (``edges_among``). A Swift run draws its data flow: Datasets are not
+#: PART_OF a run, they are what its calls USED and what WAS_GENERATED_BY them.
+RUN_GRAPHS = {
+    SCRIPT_RUN.label: ("swift/run_data",
+                       "data flow: its calls, the datasets they used and produced, and those "
+                       "datasets' members and collections"),
+}
+
 #: Tables of a run whose kind has no SECTIONS entry: its parts, through PART_OF.
 GENERIC_SECTIONS = [("Parts of the run", "run_members", "run")]
 
@@ -121,21 +137,25 @@ def _is_run(lin, uid: str) -> bool:
 def run_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
     """The parts of run ``uid`` (PART_OF, up to ``depth`` hops), its direct neighbours (user,
     host, executable, libraries, script: at most MAX_NEIGHBOURS per relationship type), for
-    RUN_LINEAGE kinds its ancestors, and the edges among them all.
+    RUN_LINEAGE kinds its ancestors, and the edges among them all; a run kind in RUN_GRAPHS
+    draws the nodes of its template instead (``depth`` unused).
 
     A part's PART_OF edge to the run itself is drawn only when the part has no other edge
     (so a run with thousands of parts is not drawn as a star)."""
     root = _root(lin, uid)
-    members = lin.query("run_members", run=uid, max_depth=depth, limit=MAX_MEMBERS)
-    nodes = [root] + [{k: m[k] for k in ("uid", "kind", "name", "status", "properties")}
-                      for m in members]
-    known = {n["uid"] for n in nodes}
-    extra = [r["uid"] for r in lin.query("structure_of", uid=uid, limit=MAX_NEIGHBOURS)]
-    if root["kind"] in RUN_LINEAGE:
-        extra += [r["uid"] for r in lin.query("ancestors", uid=uid, max_depth=depth)]
-    extra = [u for u in dict.fromkeys(extra) if u not in known]
-    if extra:
-        nodes += list(lin.query("nodes", uids=extra))
+    if root["kind"] in RUN_GRAPHS:
+        members = lin.query(RUN_GRAPHS[root["kind"]][0], run=uid, limit=MAX_MEMBERS)
+    else:
+        members = lin.query("run_members", run=uid, max_depth=depth, limit=MAX_MEMBERS)
+    nodes = [root] + [_drawn_node(m) for m in members]
+    if root["kind"] not in RUN_GRAPHS:  # drawn by its parts: its neighbours too
+        known = {n["uid"] for n in nodes}
+        extra = [r["uid"] for r in lin.query("structure_of", uid=uid, limit=MAX_NEIGHBOURS)]
+        if root["kind"] in RUN_LINEAGE:
+            extra += [r["uid"] for r in lin.query("ancestors", uid=uid, max_depth=depth)]
+        extra = [u for u in dict.fromkeys(extra) if u not in known]
+        if extra:
+            nodes += list(lin.query("nodes", uids=extra))
     uids = [n["uid"] for n in nodes]
     edges = list(lin.query("edges_among", uids=uids))
     linked = Counter()
@@ -146,6 +166,20 @@ def run_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
     edges = [e for e in edges
              if not (e["type"] == "PART_OF" and e["target"] == uid and linked[e["source"]])]
     return nodes, edges
+
+
+def _drawn_node(row) -> dict:
+    """A template row as a node to draw (its short ``label`` kept when it has one).
+
+    >>> _drawn_node({"uid": "d", "kind": "Dataset", "name": "file://h/a.txt", "status": None,
+    ...              "properties": {}, "label": "a.txt", "role": "input"})["label"]
+    'a.txt'
+    """
+    node = {k: row[k] for k in ("uid", "kind", "name", "status", "properties")}
+    label = row.get("label")
+    if label not in (None, "", node["name"]):
+        node["label"] = str(label)
+    return node
 
 
 def neighbourhood_graph(lin, uid: str, depth: int = 3,
@@ -383,11 +417,13 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
         runs = {r["uid"]: r["run_name"] for r in
                 lin.query("member_runs", uids=[n["uid"] for n in nodes]) if r["run"]}
     drawn, drawn_edges, collapsed = collapse(nodes, edges, max_nodes, keep=uid, runs=runs)
-    attempts = None
+    attempts = chimbuko = None
     if is_run and kind == WORKFLOW.label:
         attempts = pegasus_attempts.workflow_attempts(lin, uid)
     elif kind == JOB.label:
         attempts = pegasus_attempts.job_attempts(lin, uid)
+    elif is_run and kind == PROGRAM_RUN.label:
+        chimbuko = chimbuko_panel.anomaly_details(lin, uid)
     labels = pegasus_attempts.job_labels(drawn, drawn_edges)
     for n in drawn:
         if n["uid"] in labels:
@@ -398,7 +434,8 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
         title=title, root=root, nodes=drawn, edges=drawn_edges, tables=tables,
         collapsed=collapsed, hierarchical=dag, kind_counts=dict(counts.most_common()),
         view="run" if is_run else "neighbourhood", depth=depth, layout=layout,
-        attempts=attempts,
+        attempts=attempts, chimbuko=chimbuko,
+        scope=RUN_GRAPHS[kind][1] if is_run and kind in RUN_GRAPHS else None,
     )
 
 
