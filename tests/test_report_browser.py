@@ -50,7 +50,9 @@ def test_workflow_report_renders_offline(lin, tmp_path):
     out = lin.report(BD_WF, tmp_path / "blackdiamond.html")
     with chromium() as context:
         page, errors, dialogs = _open(context, tmp_path / "blackdiamond.html")
-        expected = len(parts) + 1  # the parts and the workflow itself
+        near = {r["uid"] for r in lin.query("structure_of", uid=BD_WF)}  # its user, host, ...
+        expected = len({r["uid"] for r in parts} | near) + 1  # and the workflow itself
+        assert expected > len(parts) + 1
         assert page.evaluate("window.lineageReport.nodes.length") == expected
         assert page.evaluate("Object.keys(window.lineageReport.network.getPositions()).length") == expected
         assert page.inner_text("#drawn-count") == str(expected)

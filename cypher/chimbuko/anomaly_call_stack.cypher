@@ -4,7 +4,7 @@
 // pick uid: MATCH (a:Anomaly)-[:CALLED_BY]->(:FunctionExecution) RETURN a.uid ORDER BY a.outlier_severity DESC, a.uid LIMIT 1
 // returns: level, uid, function, fid, event_id, entry, exit, runtime, is_anomaly
 // note: follows CALLED_BY (callee -> caller) outward; a call stack is a chain, so the cost is its depth.
-MATCH (start:FunctionExecution {uid: $uid})
+MATCH (start:Lineage:FunctionExecution {uid: $uid})
 MATCH p = (start)-[:CALLED_BY*0..]->(frame:FunctionExecution)
 WITH frame, min(length(p)) AS depth
 WITH collect({frame: frame, depth: depth}) AS frames, max(depth) AS deepest

@@ -5,7 +5,7 @@
 // pick uid: MATCH (a:Anomaly)-[:CALLED_BY]->(:FunctionExecution) RETURN a.uid ORDER BY a.outlier_severity DESC, a.uid LIMIT 1
 // returns: path
 // note: a call stack is a chain (each frame has one caller), so the stack is one path; anomalous frames have the Anomaly label (red in the guide's style).
-MATCH (start:FunctionExecution {uid: $uid})
+MATCH (start:Lineage:FunctionExecution {uid: $uid})
 MATCH p = (start)-[:CALLED_BY*0..]->(frame:FunctionExecution)
 WITH start, frame, min(length(p)) AS depth
 WHERE depth <= $max_depth

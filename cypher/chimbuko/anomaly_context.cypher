@@ -5,7 +5,7 @@
 // pick uid: MATCH (a:Anomaly)-[:CALLED_BY]->(:FunctionExecution) RETURN a.uid ORDER BY a.outlier_severity DESC, a.uid LIMIT 1
 // returns: relation, offset, uid, name, rank, entry, exit, is_anomaly, message_type, bytes, tag, timestamp
 // note: relation is before, after, caller, callee, sent_to or received_from; offset counts executions away on the window (0 for the others).
-MATCH (a:FunctionExecution {uid: $uid})
+MATCH (a:Lineage:FunctionExecution {uid: $uid})
 CALL (a) {
   MATCH p = (n:FunctionExecution)-[:FOLLOWED_BY*1..50]->(a)
   WITH n, min(length(p)) AS d WHERE d <= $steps

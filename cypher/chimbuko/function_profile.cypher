@@ -6,7 +6,7 @@
 // returns: uid, function, pid, fid, normal_count, normal_mean, normal_min, normal_max, normal_stddev, normal_exclusive_count, normal_exclusive_mean, global_count, global_mean, global_stddev, global_exclusive_mean, global_anomalies, anomalies_seen
 // note: one population for every normal_* column: the executions in the graph that have exited (a runtime) and were not flagged (is_anomaly = false), each once, whether a normalexecs record or a call-stack / window entry of an anomaly (tests/test_load_chimbuko.py recomputes count, mean and max from the JSON). The exclusive runtime is known only for executions that are records of their own (call-stack and window entries carry entry and exit, not exclusive time): normal_exclusive_mean is over normal_exclusive_count of them, null when none. global_* are the parameter server's own statistics over every execution it saw. Runtimes in microseconds.
 MATCH (f:Function)
-WHERE ($run IS NULL OR EXISTS { (f)-[:PART_OF]->(:ProgramRun {uid: $run}) }) AND ($function IS NULL OR f.name CONTAINS $function)
+WHERE ($run IS NULL OR EXISTS { (f)-[:PART_OF]->(:Lineage:ProgramRun {uid: $run}) }) AND ($function IS NULL OR f.name CONTAINS $function)
 OPTIONAL MATCH (e:FunctionExecution)-[:EXECUTES]->(f)
 WHERE e.is_anomaly = false AND e.runtime_inclusive IS NOT NULL
 WITH f, count(e) AS normal_count, avg(e.runtime_inclusive) AS normal_mean,

@@ -5,7 +5,7 @@
 // returns: uid, kernel, device, context, stream, runtime, is_anomaly, cpu_parent_uid, cpu_parent_function, cpu_thread
 MATCH (g:FunctionExecution)
 WHERE g.is_gpu_event = true
-  AND ($run IS NULL OR EXISTS { (g)-[:PART_OF]->(:Rank)-[:PART_OF]->(:ProgramRun {uid: $run}) })
+  AND ($run IS NULL OR EXISTS { (g)-[:PART_OF]->(:Rank)-[:PART_OF]->(:Lineage:ProgramRun {uid: $run}) })
 OPTIONAL MATCH (g)-[l:LAUNCHED_ON]->(cpu:FunctionExecution)
 OPTIONAL MATCH (cpu)-[:EXECUTES]->(cf:Function)
 RETURN g.uid AS uid,

@@ -7,7 +7,7 @@
 // returns: key, name, anomalies, total_severity, max_severity, max_score, top_uid
 // note: a group's rank is its summed severity (its best score when by = "score"); top_uid is its worst anomaly.
 MATCH (a:Anomaly)
-WHERE $run IS NULL OR EXISTS { (a)-[:PART_OF]->(:Rank)-[:PART_OF]->(:ProgramRun {uid: $run}) }
+WHERE $run IS NULL OR EXISTS { (a)-[:PART_OF]->(:Rank)-[:PART_OF]->(:Lineage:ProgramRun {uid: $run}) }
 OPTIONAL MATCH (a)-[:EXECUTES]->(f:Function)
 OPTIONAL MATCH (a)-[:PART_OF]->(r:Rank)
 WITH a, f, r,

@@ -3,7 +3,7 @@
 // param run: string, required. A workflow or script run uid. Example: "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
 // returns: job, attempt, host, how, rule, execution, executable_path, executable_sha1, compiler, libraries, anomaly_count
 // note: lists only attempts and executions that lineage link connected to an XALT run; how is "same process" (XALT saw the job's own process) or "ran within" (another program of the attempt).
-MATCH (r:Run {uid: $run})
+MATCH (r:Lineage:Run {uid: $run})
 CALL (r) {
   MATCH (j:Job)-[:PART_OF]->(r), (a:JobInstance)-[:INSTANCE_OF]->(j) RETURN j, a
   UNION

@@ -7,7 +7,7 @@
 //       of the attempt's task and pre-script invocations (so a task's exit code 2, not DAGMan's post script's 1),
 //       else the attempt's own. attempt_exitcode / attempt_signal are the attempt's own (DAGMan's view, after its
 //       post script), which decide its status.
-MATCH (wf:Workflow {uid: $workflow})<-[:PART_OF]-(job:Job)<-[:INSTANCE_OF]-(a:JobInstance)
+MATCH (wf:Lineage:Workflow {uid: $workflow})<-[:PART_OF]-(job:Job)<-[:INSTANCE_OF]-(a:JobInstance)
 WITH job, a ORDER BY a.submit_seq
 WITH job, collect(a) AS attempts
 WHERE size(attempts) > 1 OR $all

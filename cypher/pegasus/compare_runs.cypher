@@ -6,7 +6,7 @@
 // param all: boolean, optional (default false). Also list the jobs that did not change. Example: true
 // returns: job_id, change, status_first, status_second, duration_first, duration_second, duration_change, host_first, host_second, same_label
 // note: change is one of added, removed, changed (status, duration and/or host differ; see the columns) or same.
-MATCH (a:Workflow {uid: $first}), (b:Workflow {uid: $second})
+MATCH (a:Lineage:Workflow {uid: $first}), (b:Lineage:Workflow {uid: $second})
 CALL (a) {
     MATCH (a)<-[:PART_OF]-(job:Job)
     OPTIONAL MATCH (x:JobInstance)-[:INSTANCE_OF]->(job)

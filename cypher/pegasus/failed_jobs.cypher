@@ -9,7 +9,7 @@
 //       point (pegasus-analyzer's held list), so a job held, released and then run also appears, with its status.
 //       A job is unsubmitted when it has no attempt. blocked_by is the nearest failed or held job upstream
 //       (WAS_INFORMED_BY): one pruning breadth-first search downstream from each failed or held job (`min(length(p))` over `*1..`, PROFILE shows VarLengthExpand(Pruning,BFS)), so the cost is (failed + held jobs) x (jobs + edges) and never grows with the number of paths or of unsubmitted jobs.
-MATCH (top:Workflow {uid: $workflow})
+MATCH (top:Lineage:Workflow {uid: $workflow})
 MATCH (wf:Workflow)-[:PART_OF*0..]->(top)
 WHERE wf = top OR $recursive
 // every job below a failed or held one, found breadth-first from the few bad jobs

@@ -6,7 +6,7 @@
 // note: role is produced (WAS_GENERATED_BY), consumed (USED as input) or used (USED, direction unknown: wf.map.file
 //       does not say). A file with no known producer or consumer is returned once with role null.
 MATCH (f:File {lfn: $lfn})
-WHERE $workflow IS NULL OR EXISTS { (f)-[:PART_OF]->(:Workflow {uid: $workflow}) }
+WHERE $workflow IS NULL OR EXISTS { (f)-[:PART_OF]->(:Lineage:Workflow {uid: $workflow}) }
    OR f.uid STARTS WITH 'pegasus:file:' + replace($workflow, 'pegasus:workflow:', '') + ':'
 CALL (f) {
     MATCH (f)-[:WAS_GENERATED_BY]->(act:Activity)
@@ -25,7 +25,7 @@ RETURN f.uid AS file_uid, f.lfn AS lfn, workflow, role,
        job.status AS status, f.checksum AS checksum, f.pfn AS pfn
 UNION
 MATCH (f:File {lfn: $lfn})
-WHERE ($workflow IS NULL OR EXISTS { (f)-[:PART_OF]->(:Workflow {uid: $workflow}) }
+WHERE ($workflow IS NULL OR EXISTS { (f)-[:PART_OF]->(:Lineage:Workflow {uid: $workflow}) }
    OR f.uid STARTS WITH 'pegasus:file:' + replace($workflow, 'pegasus:workflow:', '') + ':')
   AND NOT EXISTS { (f)-[:WAS_GENERATED_BY]->() } AND NOT EXISTS { ()-[:USED]->(f) }
 OPTIONAL MATCH (f)-[:PART_OF]->(wf:Workflow)

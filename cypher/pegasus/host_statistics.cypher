@@ -3,7 +3,7 @@
 // param workflow: string, required. The workflow's uid. Example: "pegasus:workflow:48f759a4-165f-47d6-8c32-571649ce311b"
 // param recursive: boolean, optional (default false). Include the attempts of every sub-workflow below it. Example: true
 // returns: host, site, attempts, succeeded, failed, runtime, first_start, last_end
-MATCH (top:Workflow {uid: $workflow})
+MATCH (top:Lineage:Workflow {uid: $workflow})
 MATCH (wf:Workflow)-[:PART_OF*0..]->(top)
 WHERE wf = top OR $recursive
 MATCH (wf)<-[:PART_OF]-(:Job)<-[:INSTANCE_OF]-(a:JobInstance)-[:WAS_ASSOCIATED_WITH]->(h:Host)

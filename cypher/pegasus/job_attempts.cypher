@@ -4,7 +4,7 @@
 // pick job: MATCH (j:Job {status: 'failed'})<-[:INSTANCE_OF]-(:JobInstance) RETURN j.uid ORDER BY j.uid LIMIT 1
 // returns: job, job_id, submit_seq, status, host, start_time, end_time, exitcode, signal, last_state, stdout, stderr
 // note: the same columns as the workflow timeline's query (lineage/report/attempts.py), for one job.
-MATCH (job:Job {uid: $job})<-[:INSTANCE_OF]-(a:JobInstance)
+MATCH (job:Lineage:Job {uid: $job})<-[:INSTANCE_OF]-(a:JobInstance)
 RETURN job.uid AS job, job.job_id AS job_id, a.submit_seq AS submit_seq, a.status AS status,
        a.hostname AS host, a.start_time AS start_time, a.end_time AS end_time,
        a.exitcode AS exitcode, a.signal AS signal, a.last_state AS last_state,

@@ -2,7 +2,7 @@
 // purpose: The job dependency graph of a Pegasus workflow with each job's last attempt (the input of the critical path, which lineage computes in Python with networkx).
 // param workflow: string, required. The workflow's uid. Example: "pegasus:workflow:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3"
 // returns: job_uid, job_id, type, status, duration, start_time, end_time, parents
-MATCH (wf:Workflow {uid: $workflow})<-[:PART_OF]-(job:Job)
+MATCH (wf:Lineage:Workflow {uid: $workflow})<-[:PART_OF]-(job:Job)
 OPTIONAL MATCH (a:JobInstance)-[:INSTANCE_OF]->(job)
 WITH job, a ORDER BY a.submit_seq DESC
 WITH job, collect(a)[0] AS last

@@ -14,7 +14,7 @@
 //       not pair up. Cumulative job wall time sums kickstart durations x multiplier of task invocations (not
 //       DAGMan pre/post scripts, not condor::dagman); the submit side sums the attempts' local durations x
 //       multiplier, leaving out, when recursive, the attempts that ran a sub-workflow (counted inside it).
-MATCH (top:Workflow {uid: $workflow})
+MATCH (top:Lineage:Workflow {uid: $workflow})
 MATCH (wf:Workflow)-[:PART_OF*0..]->(top)
 WHERE wf = top OR $recursive
 WITH top, collect(wf) AS wfs

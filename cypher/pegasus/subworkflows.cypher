@@ -2,7 +2,7 @@
 // purpose: The sub-workflows of a Pegasus workflow, at every depth, each with its parent, the job (and attempt) that started it, its status and its job counts.
 // param workflow: string, required. The uid of the (root) workflow. Example: "pegasus:workflow:48f759a4-165f-47d6-8c32-571649ce311b"
 // returns: uid, label, depth, parent, started_by_job, started_by_attempt, status, jobs, jobs_succeeded, jobs_failed, wall_time
-MATCH p = (sub:Workflow)-[:PART_OF*1..]->(top:Workflow {uid: $workflow})
+MATCH p = (sub:Workflow)-[:PART_OF*1..]->(top:Lineage:Workflow {uid: $workflow})
 WITH sub, min(length(p)) AS depth
 OPTIONAL MATCH (sub)-[:PART_OF]->(parent:Workflow)
 OPTIONAL MATCH (sub)-[:WAS_STARTED_BY]->(job:Job)

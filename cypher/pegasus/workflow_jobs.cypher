@@ -2,7 +2,7 @@
 // purpose: Every job of a Pegasus workflow with its status, attempts, duration and host: the job table of a workflow report.
 // param workflow: string, required. The workflow's uid. Example: "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
 // returns: uid, job_id, type, status, attempts, last_state, exitcode, start_time, end_time, duration, host, parents
-MATCH (wf:Workflow {uid: $workflow})<-[:PART_OF]-(job:Job)
+MATCH (wf:Lineage:Workflow {uid: $workflow})<-[:PART_OF]-(job:Job)
 OPTIONAL MATCH (attempt:JobInstance)-[:INSTANCE_OF]->(job)
 WITH job, attempt ORDER BY attempt.submit_seq DESC
 WITH job, collect(attempt) AS attempts

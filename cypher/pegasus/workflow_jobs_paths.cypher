@@ -5,7 +5,7 @@
 // pick workflow: MATCH (w:Workflow)<-[:PART_OF]-(:Job)-[:WAS_INFORMED_BY]->(:Job) RETURN w.uid ORDER BY w.uid LIMIT 1
 // returns: path
 // note: Browser colours nodes by label only, so a job's status is in its properties (click a node), not its colour.
-MATCH (wf:Workflow {uid: $workflow})<-[:PART_OF]-(job:Job)
+MATCH (wf:Lineage:Workflow {uid: $workflow})<-[:PART_OF]-(job:Job)
 WITH job ORDER BY job.job_id LIMIT $limit
 WITH collect(job) AS jobs
 UNWIND jobs AS job

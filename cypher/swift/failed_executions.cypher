@@ -2,7 +2,7 @@
 // purpose: The failed app executions of a Swift script run, each with its call, app, site, job id and arguments (what `lineage why` lists for a Swift run).
 // param run: string, required. The script run's uid. Example: "swift:run:130-fmri-20090316-1729-mxxea3a1"
 // returns: exec_uid, call_uid, app_name, site, job_id, arguments, final_state, start_time, duration, attempt
-MATCH (run:ScriptRun {uid: $run})
+MATCH (run:Lineage:ScriptRun {uid: $run})
 CALL (run) {
   MATCH (run)<-[:PART_OF]-(:FunctionCall)<-[:INSTANCE_OF]-(x:AppExecution) RETURN x
   UNION

@@ -3,7 +3,7 @@
 // param run: string, required. The script run's uid. Example: "swift:run:001-echo-20090316-1711-i7icnjl1"
 // returns: call, name, status, start_time, duration, executions, failed_executions, arguments, inputs, outputs
 // note: inputs and outputs are lists of {parameter, value, file}, sorted.
-MATCH (:ScriptRun {uid: $run})<-[:PART_OF]-(c:FunctionCall)
+MATCH (:Lineage:ScriptRun {uid: $run})<-[:PART_OF]-(c:FunctionCall)
 CALL (c) {
   OPTIONAL MATCH (e:AppExecution)-[:INSTANCE_OF]->(c)
   WITH e ORDER BY e.start_time

@@ -23,7 +23,7 @@ from ..sources.pegasus.model import INVOCATION, JOB, TASK
 TAIL_CHARS = 2000
 
 ATTEMPTS_CYPHER = """
-MATCH (wf:Workflow {uid: $workflow})<-[:PART_OF]-(job:Job)<-[:INSTANCE_OF]-(a:JobInstance)
+MATCH (wf:Lineage:Workflow {uid: $workflow})<-[:PART_OF]-(job:Job)<-[:INSTANCE_OF]-(a:JobInstance)
 RETURN job.uid AS job, job.job_id AS job_id, a.submit_seq AS submit_seq, a.status AS status,
        a.hostname AS host, a.start_time AS start_time, a.end_time AS end_time,
        a.exitcode AS exitcode, a.signal AS signal, a.last_state AS last_state,
