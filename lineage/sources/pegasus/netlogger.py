@@ -49,7 +49,7 @@ def parse_line(line: str) -> dict[str, str]:
     """Split one BP line into its key/value pairs (values stay strings).
 
     Most lines (single spaces between pairs, no tabs, no backslash inside quotes) are split
-    with string methods, which run at C speed and never look at a character twice; any
+    with string methods, which run at C speed (no character-by-character loop); any
     other line, and any line those splits do not take apart cleanly, goes to the regular
     expression reader and, if that fails too, to :func:`parse_line_exactly` for the error.
 
