@@ -235,6 +235,37 @@ def test_the_fast_bp_parser_agrees_with_the_exact_one(text):
     assert _outcome(parse_line, text) == _outcome(parse_line_exactly, text)
 
 
+#: what the string-method path of parse_line takes (single spaces, quotes, no tab, carriage
+#: return, newline or backslash): near-misses of it (a value with "=", a key without one,
+#: quotes back to back, blanks at either end) must still agree with the exact reader
+SPLIT_ALPHABET = st.text(alphabet=st.sampled_from(list('ab_.=" xé\x00')), max_size=40)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=st.one_of(SPLIT_ALPHABET,
+                      st.builds(lambda pairs, tail: bp_line(pairs, False, " ") + tail,
+                                st.dictionaries(KEYS, VALUES, max_size=5), SPLIT_ALPHABET),
+                      st.builds(lambda pairs, end: bp_line(pairs, True, " ") + end,
+                                st.dictionaries(KEYS, VALUES, max_size=5),
+                                st.sampled_from(["", "\n", "\r\n", " \n"]))))
+def test_the_string_split_path_agrees_with_the_exact_reader(text):
+    from lineage.sources.pegasus.netlogger import parse_line_exactly
+
+    assert _outcome(parse_line, text) == _outcome(parse_line_exactly, text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(micros=st.integers(-(10**16), 4 * 10**16))
+def test_monitord_timestamps_read_as_the_general_reader_does(micros):
+    """The cached-seconds path of parse_timestamp gives the very float of the general one."""
+    from lineage.sources.pegasus.netlogger import _parse_timestamp
+
+    stamp = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(microseconds=micros)
+    text = stamp.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    assume(len(text) == 27)
+    assert parse_timestamp(text) == _parse_timestamp.__wrapped__(text) == micros / 10**6
+
+
 @FUZZ
 @given(text=st.text(max_size=40))
 def test_any_timestamp_is_finite_or_a_value_error(text):

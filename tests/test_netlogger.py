@@ -31,17 +31,55 @@ def test_malformed_lines_name_the_column(line, column):
     assert err.value.column == column
 
 
+@pytest.mark.parametrize("line, expected", [
+    ("a=1 b=p=q c=", {"a": "1", "b": "p=q", "c": ""}),  # "=" inside a bare value
+    ('a="" b="x y" c="1=2"', {"a": "", "b": "x y", "c": "1=2"}),
+    ('argv="-n 1" a=1 argv="-n 2"', {"argv": "-n 2", "a": "1"}),  # the last one wins
+    ("a=1 b=2\n", {"a": "1", "b": "2"}),
+    ('a=1 b="x"\r\n', {"a": "1", "b": "x"}),
+    ("a=x\x00y", {"a": "x\x00y"}),
+    ("a=C:\\temp", {"a": "C:\\temp"}),  # a bare backslash is kept
+    ('a="C:\\temp" b=1', {"a": "C:\\temp", "b": "1"}),  # escapes: the regex reader
+    ("a=1  b=2\t", {"a": "1", "b": "2"}),  # odd blanks: the regex reader
+])
+def test_lines_the_string_split_reads(line, expected):
+    assert parse_line(line) == expected
+
+
+@pytest.mark.parametrize("line, column", [
+    ("a=x=b y", 8),     # one token too few '=' and one too many: not two pairs
+    ('a=b="x y"', 3),   # a quote inside a bare value
+    ('a="x""y"', 6),    # quoted values back to back
+    ('a="x"b=1', 6),
+    ('a= "x"', 4),
+    ('a="x" ="y"', 7),  # a quoted value without a key
+    ('é=1 a="x"', 1),
+    ('a="x y', 3),      # the quote is never closed
+])
+def test_lines_the_string_split_refuses_get_the_exact_error(line, column):
+    with pytest.raises(BPSyntaxError) as err:
+        parse_line(line)
+    assert err.value.column == column
+
+
 @pytest.mark.parametrize("text, expected", [
     ("2012-03-13T12:35:36.000000Z", 1331642136.0),
     ("2012-03-13T13:35:36+01:00", 1331642136.0),
     ("1331642164", 1331642164.0),
     ("1331642164.25", 1331642164.25),
     ("2012-03-13T12:35:36", 1331642136.0),
+    ("2012-03-13T12:35:36.000001Z", 1331642136.000001),
+    ("1969-12-31T23:59:59.999999Z", -0.000001),
 ])
 def test_timestamps_iso_and_epoch(text, expected):
     assert parse_timestamp(text) == expected
 
 
-def test_bad_timestamp_is_an_error():
+@pytest.mark.parametrize("text", [
+    "yesterday",
+    "2012-02-30T12:35:36.000000Z",  # no such day
+    "2012-03-13T12:35:36.00000\u0665Z",  # an Arabic-Indic digit: int() takes it, ISO does not
+])
+def test_bad_timestamp_is_an_error(text):
     with pytest.raises(ValueError):
-        parse_timestamp("yesterday")
+        parse_timestamp(text)

@@ -509,7 +509,9 @@ def _bp_events(lines: Iterable[str], report: LoadReport, path: str) -> Iterator[
             report.skip(path, lineno, f"a line of at most {MAX_LINE} characters",
                         line[:60])
             continue
-        if not line.strip() or line.lstrip().startswith("#"):
+        first = line[:1]  # most lines start with "ts=": no need to copy them to look closer
+        if (not first or first.isspace() or first == "#") and (
+                not line.strip() or line.lstrip().startswith("#")):
             continue
         try:
             ev = parse_line(line)

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
+from itertools import repeat
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.:\-]*")
 
@@ -29,20 +30,96 @@ class BPSyntaxError(ValueError):
         self.column = column
 
 
-#: One ``key=value`` pair and the blanks after it: the fast path of :func:`parse_line`. A
-#: line it does not match whole is read again by :func:`parse_line_exactly`, which names the
-#: column and the fault (the two agree on every line: tests/test_fuzz_parsers.py).
+#: One ``key=value`` pair and the blanks after it: the regular-expression reader of
+#: :func:`parse_line`, for the lines its string-method path leaves (tabs, carriage returns,
+#: backslash escapes, odd blanks). A line it does not match whole is read again by
+#: :func:`parse_line_exactly`, which names the column and the fault (all three agree on
+#: every line: tests/test_fuzz_parsers.py).
 _PAIR = re.compile(r'([A-Za-z_][A-Za-z0-9_.:\-]*)=(?:"((?:[^"\\]|\\.)*)"|([^ \t\r\n"]*))'
                    r'(?:[ \t]+|(?=[\r\n])|\Z)')
 _BLANKS = re.compile(r"[ \t]*")
 _ESCAPE = re.compile(r'\\(["\\])')
+_SPLIT, _EQUALS, _ONCE = str.split, repeat("="), repeat(1)
+#: keys already seen to match ``_KEY`` (a stream has a few dozen; bounded all the same)
+_GOOD_KEYS: set[str] = set()
+_GOOD_KEYS_MAX = 4096
 
 
 def parse_line(line: str) -> dict[str, str]:
     """Split one BP line into its key/value pairs (values stay strings).
 
-    >>> parse_line('a=1 b="x y"')
-    {'a': '1', 'b': 'x y'}
+    Most lines (single spaces between pairs, no tabs, no backslash inside quotes) are split
+    with string methods, which run at C speed (no character-by-character loop); any
+    other line, and any line those splits do not take apart cleanly, goes to the regular
+    expression reader and, if that fails too, to :func:`parse_line_exactly` for the error.
+
+    >>> parse_line('a=1 b="x y" c=p=q')
+    {'a': '1', 'b': 'x y', 'c': 'p=q'}
+    """
+    text = line.rstrip("\r\n")  # the same object when there is no line end
+    if "\t" in text or "\r" in text or "\n" in text:
+        return _parse_line_regex(line)
+    try:
+        if '"' in text:
+            ev = _split_quoted(text)
+        else:
+            # one "key=value" per single space; a token without "=" fails dict() (ValueError)
+            ev = dict(map(_SPLIT, text.split(" "), _EQUALS, _ONCE))
+    except ValueError:
+        return _parse_line_regex(line)
+    if ev.keys() <= _GOOD_KEYS or _keys_are_good(ev):
+        return ev
+    return _parse_line_regex(line)
+
+
+def _split_quoted(text: str) -> dict[str, str]:
+    """The pairs of a line with quoted values and no backslash, cut at the quotes; raises
+    ValueError for anything else (the caller then reads the line with the regular expression).
+
+    >>> _split_quoted('a=1 b="x y" c=2')
+    {'a': '1', 'b': 'x y', 'c': '2'}
+    """
+    if "\\" in text:
+        raise ValueError("escapes")
+    parts = text.split('"')  # outside, quoted, outside, ..., outside
+    if not len(parts) & 1:
+        raise ValueError("unbalanced quotes")
+    last = len(parts) - 1
+    ev: dict[str, str] = {}
+    tokens = parts[0].split(" ")
+    for i in range(1, last, 2):
+        key, equals, rest = tokens.pop().partition("=")  # the pair the quote opens: 'key='
+        if rest or not equals:
+            raise ValueError("a quote inside a value")
+        ev.update(map(_SPLIT, tokens, _EQUALS, _ONCE))
+        ev[key] = parts[i]
+        after = parts[i + 1]
+        if after[:1] == " ":
+            tokens = after[1:].split(" ")
+        elif after or i + 1 < last:
+            raise ValueError("no space after a quoted value")
+        else:
+            tokens = []
+    ev.update(map(_SPLIT, tokens, _EQUALS, _ONCE))
+    return ev
+
+
+def _keys_are_good(ev: dict[str, str]) -> bool:
+    for key in ev:
+        if key not in _GOOD_KEYS:
+            if _KEY.fullmatch(key) is None:
+                return False
+            if len(_GOOD_KEYS) < _GOOD_KEYS_MAX:
+                _GOOD_KEYS.add(key)
+    return True
+
+
+def _parse_line_regex(line: str) -> dict[str, str]:
+    """:func:`parse_line` by regular expression, one pair at a time (handles escapes, tabs
+    and odd blanks); a line it cannot match whole goes to :func:`parse_line_exactly`.
+
+    >>> _parse_line_regex('a=1\tb="x \\\\"y\\\\""')
+    {'a': '1', 'b': 'x "y"'}
     """
     out: dict[str, str] = {}
     pos, n = _BLANKS.match(line).end(), len(line)
@@ -119,15 +196,46 @@ def parse_line_exactly(line: str) -> dict[str, str]:
         out[key] = value
 
 
-@lru_cache(maxsize=1 << 14)  # events of one second share their stamp: most calls are repeats
 def parse_timestamp(text: str) -> float:
     """Seconds since the epoch (UTC) from an ISO-8601 or numeric NetLogger timestamp.
+
+    monitord's own spelling, ``YYYY-MM-DDTHH:MM:SS.ffffffZ``, is read from a cache of whole
+    seconds plus the microseconds, to the same float as the general reader: the
+    microseconds since the epoch divided by 10**6, as :meth:`datetime.timestamp` computes it.
 
     >>> parse_timestamp("1331642164")
     1331642164.0
     >>> parse_timestamp("2023-03-03T23:09:21-08:00")
     1677913761.0
+    >>> parse_timestamp("2012-03-13T12:35:36.250000Z")
+    1331642136.25
     """
+    if (len(text) == 27 and text[26] == "Z" and text[19] == "." and text.isascii()
+            and text[20:26].isdecimal()):
+        seconds = _whole_seconds(text[:19])
+        if seconds is not None:
+            return (seconds * 1_000_000 + int(text[20:26])) / 1_000_000
+    return _parse_timestamp(text)
+
+
+_ISO_SECONDS = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}")
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+@lru_cache(maxsize=1 << 14)  # events of one second share their stamp: most calls are repeats
+def _whole_seconds(prefix: str) -> int | None:
+    """Whole seconds since the epoch of ``YYYY-MM-DDTHH:MM:SS`` (UTC), None if not a date."""
+    if _ISO_SECONDS.fullmatch(prefix) is None:
+        return None
+    try:
+        return (datetime.fromisoformat(prefix + "+00:00") - _EPOCH) // timedelta(seconds=1)
+    except ValueError:
+        return None
+
+
+@lru_cache(maxsize=1 << 14)
+def _parse_timestamp(text: str) -> float:
+    """:func:`parse_timestamp` for every spelling."""
     try:
         seconds = float(text)
     except ValueError:
