@@ -190,6 +190,19 @@ def test_malformed_json_and_bad_records(tmp_path):
     assert chimbuko.event_uid(chimbuko.run_key(broken), 0, good[1]["event_id"]) in exec_uids(recs)
 
 
+def test_bytes_that_are_not_utf8_are_our_error_not_a_decoder_crash(tmp_path):
+    # found by test_fuzz_parsers (a 0xc0 byte inserted into a sample): ijson's C backend
+    # raised UnicodeDecodeError, which named neither the file nor the record
+    good = json.dumps(oracle.records(V2_ANOM)[:2]).encode()
+    at = good.index(b'": "') + 4  # inside the first string value
+    bad = tmp_path / "z.anomalies.json"
+    bad.write_bytes(good[:at] + b"\xc0" + good[at:])
+    with pytest.raises(ParseError, match=r"z\.anomalies\.json.*record 1.*UTF-8"):
+        parse(bad)
+    recs, report = parse(bad, lenient=True)
+    assert report.skipped
+
+
 def test_json_lines_are_read_too(tmp_path):
     path = tmp_path / "export.anomalies.json"
     path.write_text("\n".join(json.dumps(r) for r in oracle.records(V2_ANOM)))

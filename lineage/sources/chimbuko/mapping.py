@@ -758,9 +758,9 @@ def json_records(path: Path, report: LoadReport) -> Iterator[Any]:
                                 f"JSON nested at most {MAX_NESTING} levels deep", "deeper")
                     continue
                 yield rec
-        except ijson.JSONError as exc:
+        except (ijson.JSONError, UnicodeDecodeError) as exc:  # ijson's C backend: bad UTF-8
             report.skip(str(path), f"record {index + 1} (byte {fh.tell()})",
-                        "well-formed JSON", str(exc)[:120])
+                        "well-formed JSON in UTF-8", str(exc)[:120])
 
 
 #: Deepest nesting a record may have (real records nest about 6 levels). ijson's own item
