@@ -9,10 +9,20 @@ managed server of LINEAGE_HOME, default bench/out/state), loading the same input
 
 - ``before``: the writer as it was (bench/legacy_writer.py: MERGE plans with Eager steps,
   2,000-row batches);
-- ``after``: lineage/writer.py (Eager-free MERGE, CREATE of nodes known new, 10,000-row
-  batches, relationship rows grouped by type and ordered by end node);
+- ``unfolded``: lineage/writer.py with every relationship record sent as a row of its own
+  (``fold_edges=False``: the writer before relationship rows were folded per batch);
+- ``after``: lineage/writer.py (Eager-free MERGE, CREATE of nodes known new, 2,000-row
+  batches, relationship rows grouped by type, ordered by end node and folded: one row per
+  relationship stated several times in a batch);
 - ``after-merge``: lineage/writer.py on a graph that is not empty (one unrelated node), so
-  nothing is known new and every node is MERGEd: what a load into a populated graph gets.
+  nothing is known new and every node is MERGEd: what a load into a populated graph gets;
+- ``overlap``: the writer with one sender thread (bench/lanes_writer.py, ``threads=1``):
+  reading the spool and building rows overlaps with waiting on the server;
+- ``parallel``: two sender threads (``threads=2``), each with its own session and
+  transactions: nodes split by uid hash, relationships by their end node's hash.
+
+Also prints the driver's transaction retries (deadlocks, dropped connections) and, for the
+managed server, its CPU seconds during the load (how busy the 2 cores were on its side).
 
 Prints seconds, graph elements/s, the write's share and peak RSS of each, and the ratios.
 """
@@ -21,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import resource
 import subprocess
@@ -32,7 +43,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-VARIANTS = ("before", "after", "after-merge")
+VARIANTS = ("before", "unfolded", "after", "after-merge", "overlap", "parallel")
+THREADS = {"overlap": 1, "parallel": 2}
 
 
 def _clear(lin) -> None:
@@ -41,6 +53,34 @@ def _clear(lin) -> None:
     with lin.graph.driver.session(database=lin.graph.database) as session:
         session.run("MATCH ()-[r]->() CALL (r) { DELETE r } IN TRANSACTIONS OF 10000 ROWS").consume()
         session.run("MATCH (n) CALL (n) { DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
+
+
+class _RetryCount(logging.Handler):
+    """Counts the driver's "... will be retried" warnings (a deadlock, a dropped connection)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record):
+        if "will be retried" in record.getMessage():
+            self.count += 1
+
+
+def _server_pid() -> int | None:
+    """The managed server's pid (None with NEO4J_URI: its CPU is not measured)."""
+    if os.environ.get("NEO4J_URI"):
+        return None
+    run = Path(os.environ["LINEAGE_HOME"]) / "neo4j" / "run" / "server.json"
+    return json.loads(run.read_text()).get("pid") if run.exists() else None
+
+
+def _cpu(pid: int | None) -> float:
+    """User + system CPU seconds of process ``pid`` so far (0 when unknown)."""
+    if not pid:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def run_variant(name: str, path: str) -> dict:
@@ -52,6 +92,8 @@ def run_variant(name: str, path: str) -> dict:
 
     if name == "before":
         from legacy_writer import Writer
+    elif name in THREADS:
+        from lanes_writer import LanesWriter as Writer
     else:
         from lineage.writer import Writer
     from lineage.writer import ensure_schema
@@ -60,29 +102,40 @@ def run_variant(name: str, path: str) -> dict:
     _clear(lin)
     ensure_schema(lin.graph.driver, lin.graph.database)
     writer = Writer(lin.graph.driver, lin.graph.database)
+    writer.threads = THREADS.get(name, 0)
+    writer.fold_edges = name != "unfolded"  # the legacy writer never folds
+    retries = _RetryCount()
+    logging.getLogger("neo4j").addHandler(retries)
     if name == "after-merge":
         host = model.kind("Host")
         writer.write_nodes([Node(host, host.uid("bench-other-host"), {"name": "bench-other-host"})])
-    spent = {"write": 0.0}
+    spent = {"write": 0.0, "nodes": 0.0, "edges": 0.0}
 
-    def timed(method):
+    def timed(method, part):
         def run(*args, **kwargs):
             t = time.perf_counter()
             try:
                 return method(*args, **kwargs)
             finally:
                 spent["write"] += time.perf_counter() - t
+                spent[part] += time.perf_counter() - t
         return run
 
-    writer.write_nodes, writer.write_edges = timed(writer.write_nodes), timed(writer.write_edges)
-    t0 = time.perf_counter()
+    writer.write_nodes = timed(writer.write_nodes, "nodes")
+    writer.write_edges = timed(writer.write_edges, "edges")
+    server = _server_pid()
+    cpu0, t0 = _cpu(server), time.perf_counter()
+    client0 = time.process_time()
     result = pipeline.load_input(writer, pipeline.Input(path, detect(Path(path)), True))
     seconds = time.perf_counter() - t0
+    client_cpu, server_cpu = time.process_time() - client0, _cpu(server) - cpu0
     nodes = lin.query("MATCH (n:Lineage) RETURN count(n) AS n")[0]["n"]
     rels = lin.query("MATCH (:Lineage)-[r]->(:Lineage) RETURN count(r) AS n")[0]["n"]
     lin.close()
     return {"variant": name, "status": result.status, "seconds": seconds,
-            "write_seconds": spent["write"], "nodes": nodes, "relationships": rels,
+            "write_seconds": spent["write"], "node_seconds": spent["nodes"],
+            "edge_seconds": spent["edges"], "client_cpu": client_cpu,
+            "server_cpu": server_cpu, "retries": retries.count, "nodes": nodes, "relationships": rels,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
@@ -91,6 +144,7 @@ def main() -> None:
     ap.add_argument("--events", type=int, default=200_000)
     ap.add_argument("--file", help="load this input instead of a generated BP stream")
     ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--base", default="before", help="the variant the others are compared to")
     ap.add_argument("--variant", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.variant:
@@ -115,25 +169,30 @@ def main() -> None:
         if proc.returncode != 0:
             sys.exit(proc.stderr)
         results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        print(json.dumps(results[-1]), file=sys.stderr, flush=True)
     print(f"input: {path.name}, {path.stat().st_size / 2**20:.0f} MiB")
-    print(f"{'variant':12} {'status':7} {'seconds':>8} {'write s':>8} {'elements/s':>11} "
-          f"{'nodes':>8} {'rels':>8} {'peak RSS MiB':>13}")
+    print(f"{'variant':12} {'status':7} {'seconds':>8} {'write s':>8} {'nodes s':>8} {'rels s':>8} {'elements/s':>11} "
+          f"{'nodes':>8} {'rels':>8} {'peak RSS MiB':>13} {'client cpu':>10} {'server cpu':>10} "
+          f"{'retries':>7}")
     for r in results:
         elements = r["nodes"] + r["relationships"]
         print(f"{r['variant']:12} {r['status']:7} {r['seconds']:8.1f} {r['write_seconds']:8.1f} "
+              f"{r['node_seconds']:8.1f} {r['edge_seconds']:8.1f} "
               f"{elements / r['seconds']:11,.0f} {r['nodes']:8} {r['relationships']:8} "
-              f"{r['peak_rss_mib']:13.0f}")
+              f"{r['peak_rss_mib']:13.0f} {r['client_cpu']:10.1f} {r['server_cpu']:10.1f} "
+              f"{r['retries']:7}", flush=True)
     # the first load into a just-started server also warms it (JIT, page cache): name the
     # variants more than once (--variants after,before,after,before) and compare the best
     best: dict[str, dict] = {}
     for r in results:
         if r["variant"] not in best or r["seconds"] < best[r["variant"]]["seconds"]:
             best[r["variant"]] = r
-    base = best.get("before")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+    base = best.get(args.base)
     if base:
         for name, r in best.items():
-            if name != "before":
-                print(f"{name} vs before (best of each): load {base['seconds'] / r['seconds']:.2f}x, "
+            if name != args.base:
+                print(f"{name} vs {args.base} (best of each): load {base['seconds'] / r['seconds']:.2f}x, "
                       f"write {base['write_seconds'] / r['write_seconds']:.2f}x faster")
 
 

@@ -135,7 +135,7 @@ def _edge_statement(rel: model.RelType, keyed: bool, reset: bool = False) -> str
     return head + (f"MERGE (a)-[r:{rel.name}{key}]->(b)\n"
                    f"ON CREATE SET {on_create}\n"
                    f"ON MATCH SET {on_match}\n"
-                   "RETURN count(r) AS written")
+                   "RETURN sum(row.n) AS written")
 
 
 EDGE_STATEMENTS = {name: _edge_statement(rel, False) for name, rel in model.REL_TYPES.items()}
@@ -273,11 +273,14 @@ class Writer:
     """
 
     def __init__(self, driver: Driver, database: str | None = None,
-                 batch_size: int = BATCH_ROWS):
-        """Write to ``database`` of ``driver`` in batches of ``batch_size`` rows."""
+                 batch_size: int = BATCH_ROWS, fold_edges: bool = True):
+        """Write to ``database`` of ``driver`` in batches of ``batch_size`` rows;
+        ``fold_edges=False`` sends every edge record as a row of its own (as before edge
+        rows were folded; bench/bench_load.py measures the difference)."""
         self.driver = driver
         self.database = database
         self.batch_size = batch_size
+        self.fold_edges = fold_edges
 
     def _session(self):
         return self.driver.session(database=self.database)
@@ -344,38 +347,51 @@ class Writer:
 
     def write_edges(self, edges: Iterable[Edge], tag: str | None = None) -> WriteStats:
         """MERGE edges between existing nodes (adding ``tag`` to their ``loads``); count those
-        whose ends are missing. Rows are sent grouped by type and ordered by their end
+        whose ends are missing. An edge stated several times within a batch (a Pegasus job
+        instance's INSTANCE_OF, once per state event) is sent as one row that counts its
+        records (``n``), its properties folded in order (later non-null values win, as the
+        MERGE's ``coalesce`` would). Rows are sent grouped by type and ordered by their end
         nodes, so one statement locks each node once and in a stable order."""
         stats = WriteStats()
         groups: dict[tuple[str, bool], list[dict]] = {}
-        batch: list[dict] = []
-        size = 0
+        batch: dict[object, dict] = {}  # (type, start, end, key) -> its row
+        records = size = 0
+        fold = self.fold_edges
 
         def flush(session) -> None:
             for rows in groups.values():
                 rows.sort(key=_ends)
             written = session.execute_write(_write_edges, groups, tag)
-            stats.edge_rows += len(batch)
+            stats.edge_rows += records
             stats.edges_written += written
-            if written < len(batch):
-                stats.unresolved_edges += len(batch) - written
+            if written < records:
+                stats.unresolved_edges += records - written
                 if len(stats.unresolved_examples) < 10:
                     stats.unresolved_examples.extend(
-                        session.execute_read(_missing_ends, batch)[: 10 - len(stats.unresolved_examples)]
+                        session.execute_read(_missing_ends, list(batch.values()))
+                        [: 10 - len(stats.unresolved_examples)]
                     )
 
         with self._session() as session:
             for edge in edges:
-                row = {"rel": edge.rel.name, "start": edge.start, "end": edge.end,
-                       "props": _props(edge)}
-                if edge.key:
-                    row["key"] = edge.key
-                groups.setdefault((edge.rel.name, bool(edge.key)), []).append(row)
-                batch.append(row)
-                size += _size(row["props"])
+                props = _props(edge)
+                ident = (edge.rel.name, edge.start, edge.end, edge.key) if fold else records
+                row = batch.get(ident)
+                if row is not None:  # stated again in this batch: one row
+                    row["props"].update(props)
+                    row["n"] += 1
+                else:
+                    row = {"rel": edge.rel.name, "start": edge.start, "end": edge.end,
+                           "props": props, "n": 1}
+                    if edge.key:
+                        row["key"] = edge.key
+                    groups.setdefault((edge.rel.name, bool(edge.key)), []).append(row)
+                    batch[ident] = row
+                records += 1
+                size += _size(props)
                 if len(batch) >= self.batch_size or size >= BATCH_BYTES:
                     flush(session)
-                    groups, batch, size = {}, [], 0
+                    groups, batch, records, size = {}, {}, 0, 0
             if batch:
                 flush(session)
         return stats

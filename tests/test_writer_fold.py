@@ -1,0 +1,77 @@
+"""Edge records stated more than once within a batch are sent as one row (lineage/writer.py
+folds them): the graph and the load's counts are those of one row per record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lineage import model
+from lineage import writer as writer_module
+from lineage.pipeline import load
+from lineage.records import Edge, Node
+from lineage.writer import Writer
+
+from . import graphcheck
+
+SAMPLES = Path(__file__).resolve().parent.parent / "lineage" / "samples"
+
+
+def _rows_sent(monkeypatch) -> list[int]:
+    sent = []
+    write_edges = writer_module._write_edges
+
+    def spy(tx, groups, tag):
+        sent.append(sum(len(rows) for rows in groups.values()))
+        return write_edges(tx, groups, tag)
+
+    monkeypatch.setattr(writer_module, "_write_edges", spy)
+    return sent
+
+
+def test_folded_edge_rows_give_the_graph_and_counts_of_one_row_per_record(lin, monkeypatch):
+    pegasus = SAMPLES / "pegasus"
+    sent = _rows_sent(monkeypatch)
+    w = Writer(lin.graph.driver, lin.graph.database, fold_edges=False)
+    unfolded = [r.as_dict() for r in load(w, [pegasus])]
+    unfolded_rows = sum(sent)
+    expected = graphcheck.fingerprint(lin.graph.driver, lin.graph.database, with_loads=True)
+    lin.reset()
+    sent.clear()
+    folded = [r.as_dict() for r in load(Writer(lin.graph.driver, lin.graph.database), [pegasus])]
+    assert graphcheck.fingerprint(lin.graph.driver, lin.graph.database, with_loads=True) == expected
+    assert sum(sent) < unfolded_rows  # the samples state job instances' edges repeatedly
+    keys = ("status", "node_records", "edge_records", "edges", "unresolved_edges")
+    assert [{k: r[k] for k in keys} for r in folded] == [{k: r[k] for k in keys} for r in unfolded]
+
+
+def test_a_repeated_edge_with_a_missing_end_counts_once_per_record(lin, monkeypatch):
+    part_of = model.REL_TYPES["PART_OF"]
+    job, workflow = "pegasus:job:w:j", "pegasus:workflow:w"
+    w = Writer(lin.graph.driver, lin.graph.database)
+    w.write_nodes([Node(model.kind("Job"), job, {"name": "j"})])
+    sent = _rows_sent(monkeypatch)
+    stats = w.write_edges([Edge(part_of, job, workflow), Edge(part_of, job, workflow)])
+    assert sent == [1]
+    assert (stats.edge_rows, stats.edges_written, stats.unresolved_edges) == (2, 0, 2)
+    assert stats.unresolved_examples == [f"PART_OF {job} -> {workflow}"]
+    w.write_nodes([Node(model.kind("Workflow"), workflow, {"name": "w"})])
+    stats = w.write_edges([Edge(part_of, job, workflow, {}), Edge(part_of, job, workflow)])
+    assert (stats.edge_rows, stats.edges_written, stats.unresolved_edges) == (2, 2, 0)
+
+
+def test_folded_rows_reloading_a_changed_input_give_the_unfolded_graph(lin, tmp_path):
+    from .bigstream import write_stream
+
+    path = tmp_path / "run.bp"
+    graphs = {}
+    for fold in (False, True):
+        lin.reset()
+        write_stream(path, "wf-fold", range(0, 60))
+        load(Writer(lin.graph.driver, lin.graph.database, batch_size=25, fold_edges=fold), [path])
+        write_stream(path, "wf-fold", range(20, 80))  # version 2 drops and adds jobs
+        result = load(Writer(lin.graph.driver, lin.graph.database, batch_size=25,
+                             fold_edges=fold), [path])[0]
+        assert result.status == "loaded" and result.write.unresolved_edges == 0
+        graphs[fold] = graphcheck.fingerprint(lin.graph.driver, lin.graph.database,
+                                              with_loads=True)
+    assert graphs[True] == graphs[False] and graphs[True].nodes > 0
