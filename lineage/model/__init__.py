@@ -28,7 +28,8 @@ from types import MappingProxyType
 
 from .common import HOST, LOAD_PROPS, OTHER_STATUS_COLOUR, STATUSES, USER
 from .core import (BASE_LABEL, FAILED_LABEL, FAILED_STATUS, LOAD_LABEL, MAX_INDEXED_BYTES, MAX_UID_CHARS, RUN_LABEL,
-                   ModelError, NodeKind, Relation, RelType, Role, bounded_uid, escape_part)
+                   ModelError, NodeKind, Relation, RelType, Role, bounded_uid, escape_part,
+                   remembering_uid)
 from .prov import (HAD_MEMBER, INSTANCE_OF, LINEAGE_RELS, PART_OF, USED, WAS_ASSOCIATED_WITH,
                    WAS_DERIVED_FROM, WAS_GENERATED_BY, WAS_INFORMED_BY, WAS_STARTED_BY)
 from . import common as _common
@@ -41,7 +42,7 @@ __all__ = [
     "WAS_ASSOCIATED_WITH", "WAS_STARTED_BY", "PART_OF", "INSTANCE_OF", "LINEAGE_RELS",
     "NODE_KINDS", "REL_TYPES", "RELATIONS", "ROLE_LABELS", "ALL_LABELS", "kind",
     "kind_of_uid", "relations_of", "schema", "Schema", "MAX_UID_CHARS", "MAX_INDEXED_BYTES",
-    "bounded_uid", "escape_part",
+    "bounded_uid", "escape_part", "remembering_uid",
 ]
 
 
@@ -93,8 +94,10 @@ def kind(label: str) -> NodeKind:
 def kind_of_uid(uid: str) -> NodeKind | None:
     """The kind whose uid scheme ``uid`` follows (None for a uid of no known scheme)."""
     head = uid.split(":", 2)
-    if len(head) >= 3 and ":".join(head[:2]) in _BY_PREFIX:
-        return _BY_PREFIX[":".join(head[:2])]
+    if len(head) >= 3:
+        found = _BY_PREFIX.get(head[0] + ":" + head[1])
+        if found is not None:
+            return found
     return _BY_PREFIX.get(head[0])
 
 

@@ -19,12 +19,13 @@ relations with these classes; :mod:`lineage.model` collects them.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 BASE_LABEL = "Lineage"
 RUN_LABEL = "Run"
@@ -138,6 +139,37 @@ def _finite(value: Any) -> bool:
     return True
 
 
+#: The declared types a value of exactly this Python type satisfies: a fast path for the
+#: common case (one plain scalar) that gives what :func:`_type_ok` and :func:`_finite` give
+#: (tests/test_model_fastpath.py checks the two agree on generated values).
+_SCALAR_OK = {
+    str: frozenset({"string", "json", "scalar", "any"}),
+    int: frozenset({"integer", "float", "scalar", "any"}),
+    float: frozenset({"float", "scalar", "any"}),
+    bool: frozenset({"boolean", "scalar", "any"}),
+}
+
+
+def _scalar_ok(value: Any, type_name: str) -> bool | None:
+    """Whether a plain ``str``/``int``/``float``/``bool`` value is of ``type_name`` and
+    storable; None for any other value (lists, subclasses: ask the full checks).
+
+    >>> _scalar_ok("x", "string"), _scalar_ok(2**70, "integer"), _scalar_ok([1], "any")
+    (True, False, None)
+    """
+    t = type(value)
+    ok = _SCALAR_OK.get(t)
+    if ok is None:
+        return None
+    if type_name not in ok:
+        return False
+    if t is int:
+        return INT64[0] <= value <= INT64[1]
+    if t is float:
+        return math.isfinite(value)
+    return True
+
+
 @dataclass(frozen=True)
 class NodeKind:
     """One kind of node and everything known about it.
@@ -209,8 +241,19 @@ class NodeKind:
         if len(parts) != len(self.uid_parts):
             raise TypeError(f"{self.label}.uid takes {len(self.uid_parts)} parts "
                             f"({', '.join(self.uid_parts)}), got {len(parts)}")
-        texts = [_part_text(self.label, n, v) for n, v in zip(self.uid_parts, parts)]
-        escaped = [escape_part(t) for t in texts[:-1]] + texts[-1:]
+        escaped = []
+        last = len(parts) - 1
+        for i, (name, value) in enumerate(zip(self.uid_parts, parts)):
+            t = type(value)
+            if t is str and value:
+                text = value
+            elif t is int:  # not bool: type(True) is bool
+                text = str(value)
+            else:
+                text = _part_text(self.label, name, value)
+            if i < last and ("%" in text or ":" in text):
+                text = escape_part(text)
+            escaped.append(text)
         while len(escaped) > 1 and escaped[-1] == "" and self.uid_parts[len(escaped) - 1][-1] == "?":
             escaped.pop()  # trailing optional parts left out (the others stay escaped)
         return bounded_uid(":".join([self.prefix, *escaped]))
@@ -242,12 +285,16 @@ class NodeKind:
         lineage.model.core.ModelError: X.n: expected integer, got str
         """
         out = {}
+        declared = self.props
         for key, value in props.items():
             if value is None:
                 continue
-            type_name = self.declares(key)
+            type_name = declared.get(key) or self.declares(key)
             if type_name is None:
                 raise ModelError(self.label, key, "is not a declared property")
+            if _scalar_ok(value, type_name):  # the common case, decided at once
+                out[key] = value
+                continue
             if isinstance(value, tuple):
                 value = list(value)
             if isinstance(value, list) and type_name.endswith("[]"):
@@ -275,6 +322,33 @@ class NodeKind:
                     return (f"property {name} holds {size} bytes, more than Neo4j can "
                             f"index ({MAX_INDEXED_BYTES})")
         return None
+
+
+
+def remembering_uid(kind: NodeKind, size: int = 8192) -> Callable[..., str]:
+    """``kind.uid`` that remembers the last ``size`` uids it built: a reader names one
+    node again and again (every edge states both its ends; a Pegasus attempt has an event
+    per state). ``typed``: ``True`` is not the integer 1 there (a bool part is refused); a
+    part that cannot be a cache key (a list from a damaged record) goes to ``kind.uid``
+    itself, which refuses it.
+
+    >>> k = NodeKind("Rank", Role.AGENT, "s", uid_parts=("run", "rank"))
+    >>> uid = remembering_uid(k)
+    >>> uid("r", 3), uid("r", 3) == k.uid("r", 3)
+    ('s:rank:r:3', True)
+    >>> uid("r", True)
+    Traceback (most recent call last):
+    ...
+    lineage.model.core.ModelError: Rank.rank: a uid part must be a string or an integer, not bool
+    """
+    remembered = functools.lru_cache(maxsize=size, typed=True)(kind.uid)
+
+    def uid(*parts: Any) -> str:
+        try:
+            return remembered(*parts)
+        except TypeError:  # unhashable part, or a wrong number of parts: the plain call says
+            return kind.uid(*parts)
+    return uid
 
 
 @dataclass(frozen=True)
@@ -305,6 +379,9 @@ class RelType:
             type_name = self.props.get(key)
             if type_name is None:
                 raise ModelError(self.name, key, "is not a declared relationship property")
+            if _scalar_ok(value, type_name):
+                out[key] = value
+                continue
             if not _type_ok(value, type_name) or not _finite(value):
                 raise ModelError(self.name, key, f"expected {type_name}, got {value!r}")
             out[key] = value

@@ -117,13 +117,21 @@ def run_folder(path: Path) -> Path:
     return folder
 
 
+# uid makers remembering recent uids: a record names its executions, rank and function in
+# every edge it states
+_RUN_UID = model.remembering_uid(chimbuko_model.PROGRAM_RUN)
+_RANK_UID = model.remembering_uid(chimbuko_model.RANK)
+_FUNCTION_UID = model.remembering_uid(chimbuko_model.FUNCTION)
+_EVENT_UID = model.remembering_uid(chimbuko_model.FUNCTION_EXECUTION)
+
+
 def run_uid(run: str, pid: int) -> str:
     """The uid.
 
     >>> run_uid("r", 0)
     'chimbuko:run:r:0'
     """
-    return chimbuko_model.PROGRAM_RUN.uid(run, pid)
+    return _RUN_UID(run, pid)
 
 
 def rank_uid(run: str, pid: int, rid: int) -> str:
@@ -132,7 +140,7 @@ def rank_uid(run: str, pid: int, rid: int) -> str:
     >>> rank_uid("r", 0, 3)
     'chimbuko:rank:r:0:3'
     """
-    return chimbuko_model.RANK.uid(run, pid, rid)
+    return _RANK_UID(run, pid, rid)
 
 
 def function_uid(run: str, pid: int, fid: int) -> str:
@@ -141,7 +149,7 @@ def function_uid(run: str, pid: int, fid: int) -> str:
     >>> function_uid("r", 0, 42)
     'chimbuko:function:r:0:42'
     """
-    return chimbuko_model.FUNCTION.uid(run, pid, fid)
+    return _FUNCTION_UID(run, pid, fid)
 
 
 def event_uid(run: str, pid: int, label: str) -> str:
@@ -150,7 +158,7 @@ def event_uid(run: str, pid: int, label: str) -> str:
     >>> event_uid("r", 1, "0:12:225")
     'chimbuko:event:r:1:0:12:225'
     """
-    return chimbuko_model.FUNCTION_EXECUTION.uid(run, pid, label)
+    return _EVENT_UID(run, pid, label)
 
 
 def parse_label(label: Any) -> tuple[int, int, int]:

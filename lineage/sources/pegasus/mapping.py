@@ -15,36 +15,46 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
+from ... import model
 from . import model as pegasus_model
 
 #: Bound on the stdout / stderr text kept per job instance (characters).
 MAX_TEXT = 8192
 
 
+# the kinds' uid makers, remembering recent uids (a BP stream names an attempt once per event)
+_WORKFLOW_UID = model.remembering_uid(pegasus_model.WORKFLOW)
+_TASK_UID = model.remembering_uid(pegasus_model.TASK)
+_JOB_UID = model.remembering_uid(pegasus_model.JOB)
+_JOB_INSTANCE_UID = model.remembering_uid(pegasus_model.JOB_INSTANCE)
+_INVOCATION_UID = model.remembering_uid(pegasus_model.INVOCATION)
+_FILE_UID = model.remembering_uid(pegasus_model.FILE)
+
+
 def workflow_uid(xwf_id: str) -> str:
-    return pegasus_model.WORKFLOW.uid(xwf_id)
+    return _WORKFLOW_UID(xwf_id)
 
 
 def task_uid(xwf_id: str, task_id: str) -> str:
-    return pegasus_model.TASK.uid(xwf_id, task_id)
+    return _TASK_UID(xwf_id, task_id)
 
 
 def job_uid(xwf_id: str, job_id: str) -> str:
-    return pegasus_model.JOB.uid(xwf_id, job_id)
+    return _JOB_UID(xwf_id, job_id)
 
 
 def job_instance_uid(xwf_id: str, job_id: str, submit_seq: int | str) -> str:
     """A job attempt, keyed by monitord's submit sequence (``job_inst.id`` in BP streams,
     ``job_submit_seq`` in Stampede databases)."""
-    return pegasus_model.JOB_INSTANCE.uid(xwf_id, job_id, submit_seq)
+    return _JOB_INSTANCE_UID(xwf_id, job_id, submit_seq)
 
 
 def invocation_uid(xwf_id: str, job_id: str, submit_seq: int | str, inv_id: int | str) -> str:
-    return pegasus_model.INVOCATION.uid(xwf_id, job_id, submit_seq, inv_id)
+    return _INVOCATION_UID(xwf_id, job_id, submit_seq, inv_id)
 
 
 def file_uid(xwf_id: str, lfn: str) -> str:
-    return pegasus_model.FILE.uid(xwf_id, lfn)
+    return _FILE_UID(xwf_id, lfn)
 
 
 def decode_exitcode(raw: int | None) -> dict:

@@ -1,0 +1,80 @@
+"""Parsing into the spool (what a load does before it writes anything): this checkout against
+another one, side by side on the same inputs.
+
+    git worktree add --detach /tmp/lineage-base 02aae4a
+    python bench/bench_parse.py --base /tmp/lineage-base bench/out/bench-200000.bp \\
+        bench/out/shard-18000/provdb.0.unqlite --rounds 3
+
+Each parse runs in a fresh process (``pipeline.parse_to_spool`` of that checkout, imported
+from it), the two checkouts alternating per round; prints wall and CPU seconds of every run,
+the best and the median of each, and the ratios (base / this: above 1 is faster here).
+Both must give the same record count. The inputs are made by bench/gen_bp.py (``python
+bench/bench_bp.py`` writes them) and bench/bench_chimbuko_shard.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def parse_once(root: str, path: str) -> dict:
+    """Parse ``path`` with the package in ``root``; wall and CPU seconds, record count."""
+    sys.path.insert(0, root)
+    from lineage.pipeline import Input, parse_to_spool
+    from lineage.sources.base import LoadReport
+    from lineage.sources.registry import detect
+
+    fmt = detect(Path(path))
+    wall, cpu = time.perf_counter(), time.process_time()
+    spool = parse_to_spool(Input(path, fmt, True), LoadReport(path, fmt.name))
+    out = {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
+           "records": sum(spool.node_counts.values()) + sum(spool.edge_counts.values())}
+    spool.close()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("inputs", nargs="+")
+    ap.add_argument("--base", required=True, help="another checkout of lineage-explorer")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(parse_once(*args.one)))
+        return
+    trees = {"base": str(Path(args.base).resolve()), "this": str(HERE.parent)}
+    for path in args.inputs:
+        runs: dict[str, list[dict]] = {name: [] for name in trees}
+        for _ in range(args.rounds):
+            for name, root in trees.items():
+                proc = subprocess.run([sys.executable, __file__, "--base", root, "--one", root,
+                                       str(Path(path).resolve()), path], capture_output=True,
+                                      text=True, check=True)
+                runs[name].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        counts = {r["records"] for rs in runs.values() for r in rs}
+        if len(counts) != 1:
+            sys.exit(f"{path}: the checkouts read different record counts: {counts}")
+        print(f"{Path(path).name}: {counts.pop():,} records")
+        for name, rs in runs.items():
+            walls = ", ".join(f"{r['wall']:.2f}" for r in rs)
+            print(f"  {name:5} wall s {walls}; best {min(r['wall'] for r in rs):.2f}, "
+                  f"median {statistics.median(r['wall'] for r in rs):.2f}; CPU s best "
+                  f"{min(r['cpu'] for r in rs):.2f}")
+        for what in ("wall", "cpu"):
+            best = {n: min(r[what] for r in rs) for n, rs in runs.items()}
+            med = {n: statistics.median(r[what] for r in rs) for n, rs in runs.items()}
+            print(f"  base / this, {what}: best {best['base'] / best['this']:.2f}x, "
+                  f"median {med['base'] / med['this']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
