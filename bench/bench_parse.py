@@ -7,7 +7,7 @@ another one, side by side on the same inputs.
 
 Each parse runs in a fresh process (``pipeline.parse_to_spool`` of that checkout, imported
 from it), the two checkouts alternating per round; prints wall and CPU seconds of every run,
-the best and the median of each, and the ratios (base / this: above 1 is faster here).
+the best and the median of each, peak RSS, and the ratios (base / this: above 1 is faster here).
 Both must give the same record count. The inputs are made by bench/gen_bp.py (``python
 bench/bench_bp.py`` writes them) and bench/bench_chimbuko_shard.py.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -36,7 +37,8 @@ def parse_once(root: str, path: str) -> dict:
     wall, cpu = time.perf_counter(), time.process_time()
     spool = parse_to_spool(Input(path, fmt, True), LoadReport(path, fmt.name))
     out = {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
-           "records": sum(spool.node_counts.values()) + sum(spool.edge_counts.values())}
+           "records": sum(spool.node_counts.values()) + sum(spool.edge_counts.values()),
+           "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     spool.close()
     return out
 
@@ -68,7 +70,8 @@ def main() -> None:
             walls = ", ".join(f"{r['wall']:.2f}" for r in rs)
             print(f"  {name:5} wall s {walls}; best {min(r['wall'] for r in rs):.2f}, "
                   f"median {statistics.median(r['wall'] for r in rs):.2f}; CPU s best "
-                  f"{min(r['cpu'] for r in rs):.2f}")
+                  f"{min(r['cpu'] for r in rs):.2f}; peak RSS MiB "
+                  f"{max(r['peak_rss_mib'] for r in rs):.0f}")
         for what in ("wall", "cpu"):
             best = {n: min(r[what] for r in rs) for n, rs in runs.items()}
             med = {n: statistics.median(r[what] for r in rs) for n, rs in runs.items()}
