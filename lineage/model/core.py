@@ -324,7 +324,6 @@ class NodeKind:
         return None
 
 
-
 def remembering_uid(kind: NodeKind, size: int = 8192) -> Callable[..., str]:
     """``kind.uid`` that remembers the last ``size`` uids it built: a reader names one
     node again and again (every edge states both its ends; a Pegasus attempt has an event
