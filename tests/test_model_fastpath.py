@@ -153,3 +153,15 @@ def test_one_and_true_never_share_a_remembered_uid():
     except ModelError:
         return
     raise AssertionError("True was taken for the integer 1")
+
+
+def test_long_parts_are_built_not_remembered():
+    """A hostile input's huge ids must not stay in memory: 8,192 remembered megabyte parts
+    would pin gigabytes (memory must stay flat in the input's size)."""
+    uid = core.remembering_uid(KIND, size=16)
+    short, long_part = "a" * core.REMEMBERED_PART_CHARS, "b" * (core.REMEMBERED_PART_CHARS + 1)
+    assert uid(short, "x", "y") == KIND.uid(short, "x", "y")
+    assert uid.cache_info().currsize == 1
+    for i in range(5):
+        assert uid(long_part + str(i), "x", "y") == KIND.uid(long_part + str(i), "x", "y")
+    assert uid.cache_info().currsize == 1

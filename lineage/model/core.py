@@ -324,6 +324,11 @@ class NodeKind:
         return None
 
 
+#: Longest uid part :func:`remembering_uid` keeps (a hostile input's megabyte ids are built
+#: each time instead, so the remembered parts stay within ``size`` x this many characters).
+REMEMBERED_PART_CHARS = 256
+
+
 def remembering_uid(kind: NodeKind, size: int = 8192) -> Callable[..., str]:
     """``kind.uid`` that remembers the last ``size`` uids it built: a reader names one
     node again and again (every edge states both its ends; a Pegasus attempt has an event
@@ -343,10 +348,14 @@ def remembering_uid(kind: NodeKind, size: int = 8192) -> Callable[..., str]:
     remembered = functools.lru_cache(maxsize=size, typed=True)(kind.uid)
 
     def uid(*parts: Any) -> str:
+        for part in parts:  # a long part is not kept: memory stays bounded by ``size``
+            if type(part) is str and len(part) > REMEMBERED_PART_CHARS:
+                return kind.uid(*parts)
         try:
             return remembered(*parts)
         except TypeError:  # unhashable part, or a wrong number of parts: the plain call says
             return kind.uid(*parts)
+    uid.cache_info = remembered.cache_info  # type: ignore[attr-defined]
     return uid
 
 
