@@ -22,8 +22,8 @@ from typing import Callable, Iterable
 from neo4j.exceptions import ConstraintError
 
 from lineage.records import Edge, Node
-from lineage.writer import (BATCH_BYTES, BATCH_ROWS, WriteStats, Writer, _ends, _missing_ends,
-                            _props, _size, _write_edges, _write_nodes)
+from lineage.writer import (BATCH_BYTES, BATCH_ROWS, WriteStats, Writer, _props, _size,
+                            _write_nodes, send_edge_batch)
 
 _STOP = object()
 
@@ -229,17 +229,6 @@ def _edge_job(groups: dict[tuple[str, bool], list[dict]], batch: dict[tuple, dic
               tag: str | None, stats: WriteStats):
     """One batch of edge rows (each with ``n``, the records it folds) for a lane."""
     def run(session) -> None:
-        for rows in groups.values():
-            rows.sort(key=_ends)
-        written = session.execute_write(_write_edges, groups, tag)
         records = sum(row["n"] for row in batch.values())
-        stats.edge_rows += records
-        stats.edges_written += written
-        if written < records:
-            stats.unresolved_edges += records - written
-            if len(stats.unresolved_examples) < 10:
-                stats.unresolved_examples.extend(
-                    session.execute_read(_missing_ends, list(batch.values()))
-                    [: 10 - len(stats.unresolved_examples)]
-                )
+        send_edge_batch(session, groups, batch, records, tag, stats)
     return run

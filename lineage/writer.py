@@ -359,18 +359,7 @@ class Writer:
         fold = self.fold_edges
 
         def flush(session) -> None:
-            for rows in groups.values():
-                rows.sort(key=_ends)
-            written = session.execute_write(_write_edges, groups, tag)
-            stats.edge_rows += records
-            stats.edges_written += written
-            if written < records:
-                stats.unresolved_edges += records - written
-                if len(stats.unresolved_examples) < 10:
-                    stats.unresolved_examples.extend(
-                        session.execute_read(_missing_ends, list(batch.values()))
-                        [: 10 - len(stats.unresolved_examples)]
-                    )
+            send_edge_batch(session, groups, batch, records, tag, stats)
 
         with self._session() as session:
             for edge in edges:
@@ -395,6 +384,25 @@ class Writer:
             if batch:
                 flush(session)
         return stats
+
+
+def send_edge_batch(session, groups: dict[tuple[str, bool], list[dict]], batch: dict,
+                    records: int, tag: str | None, stats: WriteStats) -> None:
+    """Write one batch of edge rows (``groups`` by type and keyedness, ``batch`` the same
+    rows by identity, ``records`` the edge records they fold) in one transaction, ordered
+    by end node; add to ``stats``, with examples of edges whose ends were missing."""
+    for rows in groups.values():
+        rows.sort(key=_ends)
+    written = session.execute_write(_write_edges, groups, tag)
+    stats.edge_rows += records
+    stats.edges_written += written
+    if written < records:
+        stats.unresolved_edges += records - written
+        if len(stats.unresolved_examples) < 10:
+            stats.unresolved_examples.extend(
+                session.execute_read(_missing_ends, list(batch.values()))
+                [: 10 - len(stats.unresolved_examples)]
+            )
 
 
 def _ends(row: dict) -> tuple[str, str]:
