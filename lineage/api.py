@@ -12,7 +12,7 @@ import logging
 import os
 import time
 from collections import Counter
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from pathlib import Path
 
@@ -21,11 +21,12 @@ from .errors import LineageError, TemplateError
 from .connection import Graph, Page
 from .connection import Settings as ConnectionSettings
 from .settings import LoadOptions, Settings
-from .pipeline import LoadResult, Progress
-from .pipeline import load as _load
 from .private_file import write_private
 from .redact import redact_url
-from .writer import Writer, ensure_schema
+
+if TYPE_CHECKING:  # the pipeline and the writer are loaded by the calls that load or reset,
+    # so that a query from the command line does not import them (README: CLI start-up)
+    from .pipeline import LoadResult, Progress
 
 
 #: Query names answered in Python over a template's rows (see :mod:`lineage.analysis`).
@@ -223,6 +224,9 @@ class Lineage:
                                     options=options, fail_fast=fail_fast)
                 status_labels.refresh_quietly(self.graph.driver, self.graph.database)
                 return results
+            from .pipeline import load as _load
+            from .writer import Writer
+
             writer = Writer(self.graph.driver, self.graph.database)
             paths = list(paths)
             log.info("loading %d input%s (source %s, options %s)", len(paths),
@@ -389,6 +393,8 @@ class Lineage:
                 "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS",
             ):
                 session.run(statement).consume()
+        from .writer import ensure_schema
+
         ensure_schema(self.graph.driver, self.graph.database)
         return before
 
@@ -585,7 +591,4 @@ def managed_server(action: str = "status", demo: bool = False) -> dict:
     """
     from . import server
 
-    actions = {"start": server.start, "stop": server.stop, "status": server.status}
-    if action not in actions:
-        raise ValueError(f"action {action!r}: expected start, stop or status")
-    return actions[action](server.demo_state_dir() if demo else None)
+    return server.control(action, demo)

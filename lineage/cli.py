@@ -34,13 +34,7 @@ from pathlib import Path
 import click
 
 from .lean_import import import_driver_without_dataframes
-
-import_driver_without_dataframes()  # before the driver is first imported: see lean_import
-
-from neo4j.exceptions import Neo4jError, ServiceUnavailable  # noqa: E402
-
-from . import api, templates
-from .connection import Page
+from . import server, templates
 from .humanize import human
 from .settings import Settings
 from .sources import SOURCES
@@ -190,8 +184,33 @@ def _settings() -> Settings:
     return root.obj
 
 
+def _api():
+    """:mod:`lineage.api`, imported on first use, so that ``lineage --help`` and the commands
+    that never reach Neo4j (``cypher list``, ``config show``) do not load the driver (about
+    0.15 s); the driver is loaded without its dataframe libraries (see lean_import)."""
+    import_driver_without_dataframes()
+    from . import api
+
+    return api
+
+
+class _DriverNotLoaded(Exception):
+    """Stands for a driver exception while the driver is not loaded: nothing can raise it."""
+
+
+def _driver_error(name: str) -> type[Exception]:
+    """The driver's exception class ``name`` (``Neo4jError``, ``ServiceUnavailable``) for an
+    ``except`` clause, without importing the driver to ask.
+
+    >>> _driver_error("Neo4jError").__name__ in ("Neo4jError", "_DriverNotLoaded")
+    True
+    """
+    exceptions = sys.modules.get("neo4j.exceptions")
+    return getattr(exceptions, name) if exceptions is not None else _DriverNotLoaded
+
+
 def _connect():
-    return api.connect(_settings())
+    return _api().connect(_settings())
 
 
 class _Main(click.Group):
@@ -209,13 +228,13 @@ class _Main(click.Group):
         except ServerError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_SERVER)
-        except ServiceUnavailable as exc:
+        except _driver_error("ServiceUnavailable") as exc:
             click.echo(f"error: Neo4j is not reachable: {exc}", err=True)
             sys.exit(EXIT_SERVER)
         except (TemplateError, ConfigError) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_USAGE)
-        except (LineageError, Neo4jError) as exc:
+        except (LineageError, _driver_error("Neo4jError")) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_ERROR)
 
@@ -271,14 +290,14 @@ def _print_status(info: dict, as_json: bool) -> None:
 @click.option("--demo", is_flag=True, help="The demo's own server (`lineage demo`).")
 def neo4j_start(as_json, demo):
     """Start the managed server (a no-op when it is running); waits for Bolt."""
-    _print_status(api.managed_server("start", demo=demo), as_json)
+    _print_status(server.control("start", demo=demo), as_json)
 
 
 @neo4j.command("stop")
 @click.option("--demo", is_flag=True, help="The demo's own server (`lineage demo`).")
 def neo4j_stop(demo):
     """Stop the managed server."""
-    info = api.managed_server("stop", demo=demo)
+    info = server.control("stop", demo=demo)
     click.echo("stopped" if not info["running"] else "still running")
 
 
@@ -287,7 +306,7 @@ def neo4j_stop(demo):
 @click.option("--demo", is_flag=True, help="The demo's own server (`lineage demo`).")
 def neo4j_status(as_json, demo):
     """Show whether the managed server runs, its URIs and where its password is."""
-    _print_status(api.managed_server("status", demo=demo), as_json)
+    _print_status(server.control("status", demo=demo), as_json)
 
 
 # ------------------------------------------------------------------ load and stats
@@ -610,7 +629,7 @@ def query(name_or_cypher, params, fmt, write, limit, offset, every_row):
     elif limit is None and fmt == "table":
         limit = TABLE_ROWS
     with _connect() as lin:
-        if templates.is_template_name(name_or_cypher) or name_or_cypher in api.COMPUTED:
+        if templates.is_template_name(name_or_cypher) or name_or_cypher in _api().COMPUTED:
             if limit is not None or offset:
                 page = lin.query_page(name_or_cypher, given, offset,
                                       limit if limit is not None else 2**62)
@@ -638,7 +657,7 @@ def query(name_or_cypher, params, fmt, write, limit, offset, every_row):
             try:
                 rows = (lin.write(name_or_cypher, values) if write
                         else lin.query(name_or_cypher, values))
-            except Neo4jError as exc:
+            except _driver_error("Neo4jError") as exc:
                 if exc.code == "Neo.ClientError.Statement.AccessMode":
                     raise TemplateError("this Cypher writes to the graph: add --write to run "
                                         "it") from None
@@ -646,7 +665,7 @@ def query(name_or_cypher, params, fmt, write, limit, offset, every_row):
     if limit is None and not offset:
         emit(list(rows), fmt, rows.columns)
         return
-    page = Page(list(rows)[offset:offset + limit if limit is not None else None], len(rows),
+    page = _api().Page(list(rows)[offset:offset + limit if limit is not None else None], len(rows),
                 offset, {})
     emit(page.rows, fmt, rows.columns)
     if fmt == "table" and (page.more or offset):
@@ -709,10 +728,11 @@ def _graph_if_available():
     the managed server when it is running; None otherwise."""
     try:
         if _settings().neo4j_uri:
-            return api.connect(_settings())
-        if api.managed_server("status")["running"]:
-            return api.connect(_settings(), start_managed=False)
-    except (LineageError, Neo4jError, ServiceUnavailable, OSError) as exc:
+            return _api().connect(_settings())
+        if server.control("status")["running"]:
+            return _api().connect(_settings(), start_managed=False)
+    except (LineageError, _driver_error("Neo4jError"), _driver_error("ServiceUnavailable"),
+            OSError) as exc:
         click.echo(f"note: no graph for example values ({exc}); using the header's", err=True)
     return None
 
@@ -730,7 +750,7 @@ def cypher_show(name, from_graph):
     lin = _graph_if_available() if from_graph else None
     try:
         values = example_values(lin, template)
-    except (Neo4jError, ServiceUnavailable, OSError) as exc:
+    except (_driver_error("Neo4jError"), _driver_error("ServiceUnavailable"), OSError) as exc:
         click.echo(f"note: no graph for example values ({exc}); using the header's", err=True)
         values = example_values(None, template)
     finally:
@@ -819,7 +839,7 @@ def demo(output_dir, into_current_graph):
         if _settings().neo4j_uri:
             click.echo("note: the samples go to the demo's own Neo4j, not to NEO4J_URI "
                        "(--into-current-graph loads them there)", err=True)
-        connection = api.connect_demo(_settings())
+        connection = _api().connect_demo(_settings())
     with connection as lin:
         results = lin.load([samples_dir()], lenient=False, progress=_progress_printer(False))
         # the linked samples' Chimbuko run gets its name (Chimbuko records none)
@@ -841,7 +861,7 @@ def demo(output_dir, into_current_graph):
     for path in written:
         click.echo(f"report: {Path(path).resolve()}")
     if not into_current_graph or not _settings().neo4j_uri:
-        status = api.managed_server("status", demo=not into_current_graph)
+        status = server.control("status", demo=not into_current_graph)
         click.echo(f"Neo4j Browser: {status['browser_url']} (user {status['user']}, "
                    f"password in {status['password_file']})")
 

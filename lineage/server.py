@@ -609,5 +609,21 @@ def _restart(state: Path, paths: ServerPaths, info: dict) -> None:
     start(state)
 
 
+def control(action: str = "status", demo: bool = False) -> dict:
+    """Start, stop or describe the managed local Neo4j (``action``: start, stop, status) and
+    return its status; ``demo``: the demo's own server. :func:`lineage.api.managed_server` is
+    this; the CLI calls it here, which does not load the driver.
+
+    >>> control("restart")
+    Traceback (most recent call last):
+    ...
+    ValueError: action 'restart': expected start, stop or status
+    """
+    actions = {"start": start, "stop": stop, "status": status}
+    if action not in actions:
+        raise ValueError(f"action {action!r}: expected start, stop or status")
+    return actions[action](demo_state_dir() if demo else None)
+
+
 if __name__ == "__main__":  # pragma: no cover - manual use
     print(json.dumps(start() if sys.argv[1:] == ["start"] else status(), indent=2))

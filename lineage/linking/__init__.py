@@ -18,7 +18,6 @@ from typing import Iterable
 
 from .. import model, templates
 from ..records import Edge
-from ..writer import Writer
 from .rules import DEFAULT_SKEW, RULES, Ambiguity, Inputs, Link, match
 
 __all__ = ["link", "LinkResult", "RULES", "DEFAULT_SKEW"]
@@ -105,6 +104,8 @@ def link(graph, rules: Iterable[str] | None = None, skew: float = DEFAULT_SKEW,
     seconds["match"] = time.perf_counter() - clock
     clock = time.perf_counter()
     if not dry_run:
+        from ..writer import Writer  # imports the driver: here, so `lineage --help` need not
+
         Writer(graph.driver, graph.database).write_edges(
             Edge(model.REL_TYPES[l.type], l.start, l.end, l.props(skew)) for l in to_write)
         if stale:
