@@ -5,6 +5,7 @@ on any input lineage loads, ``--input``).
     python bench/bench_bulk.py --events 120000        # about 10^5 graph elements
     python bench/bench_bulk.py --events 1200000       # about 10^6 (long on 2 cores)
     python bench/bench_bulk.py --input provdb.0.unqlite --variants bulk,driver   # any input
+    python bench/bench_bulk.py --base /tmp/lineage-base --variants base-bulk,bulk,base-bulk,bulk
 
 Each variant runs in a fresh subprocess against the managed server of LINEAGE_HOME (default
 bench/out/state; ``--bulk`` stops and restarts it, so NEO4J_URI is not used), on an emptied
@@ -14,7 +15,9 @@ graph:
 - ``driver``: ``lin.load([input])``: the normal load (lineage/writer.py);
 - ``per-record``: the writer with one transaction per record, on the first ``--floor``
   node records and the edge records between them (the rate a naive loader gets; the whole
-  input would take hours).
+  input would take hours);
+- ``base-bulk``, ``base-driver``: ``bulk`` and ``driver`` with the package of another
+  checkout (``--base``), for before/after comparisons in one run.
 
 Prints graph elements/s, seconds and peak RSS (this process; and its children, i.e. the
 neo4j-admin JVM, for ``bulk``) and the ratios.
@@ -32,8 +35,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
+# the package measured: this checkout's, or another's for the base-* variants
+sys.path.insert(0, os.environ.get("BENCH_LINEAGE_ROOT") or str(HERE.parent))
 
 
 def _clear(lin) -> None:
@@ -48,6 +52,7 @@ def run_variant(name: str, path: str, floor: int) -> dict:
     from lineage.api import connect
 
     phases: dict[str, float] = {}
+    name = name.removeprefix("base-")
     if name == "bulk":  # where the time goes: CSV, stop + import + start, schema
         from lineage import bulk, server
 
@@ -63,7 +68,11 @@ def run_variant(name: str, path: str, floor: int) -> dict:
             setattr(module, attr, run)
         timed(bulk, "parse_to_spool", "parse")
         timed(bulk, "write_csv", "csv")
-        timed(server, "import_full", "stop+import+start")
+        if hasattr(server, "BackgroundStop"):  # the stop overlaps the parse: what was left
+            timed(server.BackgroundStop, "wait", "stop (waited)")
+            timed(server, "import_full", "import+start")
+        else:
+            timed(server, "import_full", "stop+import+start")
         timed(bulk, "ensure_schema", "schema")
     lin = connect()
     _clear(lin)
@@ -110,6 +119,7 @@ def main() -> None:
     ap.add_argument("--floor", type=int, default=3000, help="node records of the per-record run")
     ap.add_argument("--variants", default="bulk,driver,per-record")
     ap.add_argument("--input", help="an input file to load instead of a generated BP stream")
+    ap.add_argument("--base", help="another checkout, for the base-* variants")
     ap.add_argument("--variant", help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -130,9 +140,13 @@ def main() -> None:
     env.pop("NEO4J_URI", None)
     runs: list[tuple[str, dict]] = []  # a variant named twice runs twice; the best counts
     for name in args.variants.split(","):
+        if name.startswith("base-") and not args.base:
+            sys.exit(f"variant {name}: needs --base CHECKOUT")
+        run_env = dict(env, BENCH_LINEAGE_ROOT=str(Path(args.base).resolve())
+                       if name.startswith("base-") else "")
         proc = subprocess.run([sys.executable, __file__, "--variant", name, "--file", str(path),
                                "--floor", str(args.floor)], capture_output=True, text=True,
-                              env=env)
+                              env=run_env)
         if proc.returncode != 0:
             sys.exit(proc.stderr)
         runs.append((name, json.loads(proc.stdout.strip().splitlines()[-1])))
@@ -149,7 +163,8 @@ def main() -> None:
               f"{r['peak_rss_mib']:13.0f} {r['children_peak_rss_mib']:13.0f}")
         if r.get("phases"):
             print("  phases (s): " + ", ".join(f"{k} {v:.1f}" for k, v in r["phases"].items()))
-    for a, b in (("bulk", "driver"), ("bulk", "per-record"), ("driver", "per-record")):
+    for a, b in (("bulk", "driver"), ("bulk", "per-record"), ("driver", "per-record"),
+                 ("bulk", "base-bulk"), ("driver", "base-driver")):
         if a in rates and b in rates:
             print(f"{a} / {b}: {rates[a] / rates[b]:.1f}x the elements/s (best of each)")
 

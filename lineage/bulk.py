@@ -1,11 +1,13 @@
 """First loads into an empty database: ``neo4j-admin database import`` instead of Cypher.
 
-``lineage load --bulk`` (``LoadOptions(bulk=True)``) parses every input into its spool as a
-normal load does (strict: a malformed input is reported and left out), folds the records as
-the writer's MERGEs would (one node per uid, later properties win, ``None`` never erases,
-labels add up; one relationship per type, ends and key; each element's ``loads`` lists the
-tags of the inputs that state it), writes them as neo4j-admin CSV, stops the managed
-server, imports, starts it again, creates the model's constraints and indexes and records
+``lineage load --bulk`` (``LoadOptions(bulk=True)``) checks that the database is empty and
+begins stopping the managed server (in a thread: the stop overlaps the parse, and no other
+client can write into the database the import will replace), parses every input into its
+spool as a normal load does (strict: a malformed input is reported and left out), folds the
+records as the writer's MERGEs would (one node per uid, later properties win, ``None`` never
+erases, labels add up; one relationship per type, ends and key; each element's ``loads``
+lists the tags of the inputs that state it), writes them as neo4j-admin CSV, imports, starts
+the server again (whatever happened before), creates the model's constraints and indexes and records
 one ``:Load`` per input as a normal first load would, so ``unload``, ``stats`` and reloads
 work the same afterwards. Only for the managed server, and only into an empty database.
 
@@ -253,6 +255,23 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
     result per input, as :func:`lineage.pipeline.load` returns them."""
     options = options or LoadOptions()
     state = refuse_unless_empty_managed(lin)
+    # The server is stopped while the inputs are parsed (its stop takes seconds that the
+    # import would otherwise wait for), which also keeps any other client from writing into
+    # the database the import is about to replace; it is started again whatever happens.
+    stopping, graph_before = server.BackgroundStop(state), lin.graph
+    try:
+        return _parse_and_import(lin, state, stopping, paths, source, progress, options,
+                                 fail_fast)
+    finally:
+        if not stopping.restarted:
+            stopping.restart()
+        if lin.graph is graph_before:
+            _reconnect(lin, state)
+
+
+def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, source: str,
+                      progress: Progress | None, options: LoadOptions,
+                      fail_fast: bool) -> list[LoadResult]:
     results: list[LoadResult] = []
     failures: list[ParseError] = []
     graph = _Graph()
@@ -275,7 +294,7 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
                 result.report, result.seconds = report.summary(), time.perf_counter() - t0
                 loaded.append((result, lid, started))
                 if fail_fast:
-                    _finish(lin, state, graph, loaded, options)
+                    _finish(lin, state, graph, loaded, options, stopping)
                     raise
                 failures.append(exc)
                 results.append(result)
@@ -297,23 +316,27 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
         results.append(result)
         if progress:
             progress("done", result.as_dict())
-    _finish(lin, state, graph, loaded, options)
+    _finish(lin, state, graph, loaded, options, stopping)
     raise_failures(failures, results)
     return results
 
 
-def _finish(lin, state: Path, graph: _Graph, loaded: list, options: LoadOptions) -> None:
-    """Import the folded graph (when it holds anything), then the schema and the loads."""
+def _finish(lin, state: Path, graph: _Graph, loaded: list, options: LoadOptions,
+            stopping: server.BackgroundStop) -> None:
+    """Import the folded graph (when it holds anything) into the stopped server and start it
+    again, then the schema and the loads."""
     if graph.nodes:
         paths = server.ServerPaths.under(state)
         work = Path(tempfile.mkdtemp(prefix="bulk-", dir=paths.root))
         try:
             node_files, rel_files = write_csv(graph, work)
             server.import_full(state, node_files, rel_files, ARRAY_DELIMITER,
-                               report=work / "import.report")
+                               report=work / "import.report", stopping=stopping)
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        _reconnect(lin, state)
+    else:
+        stopping.restart()
+    _reconnect(lin, state)
     driver, database = lin.graph.driver, lin.graph.database
     ensure_schema(driver, database)
     for i in range(0, len(graph.empty_lists), 1000):

@@ -22,6 +22,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -569,17 +570,58 @@ def kill(state: Path | None = None) -> None:
             time.sleep(0.1)
 
 
+class BackgroundStop:
+    """Stops the managed server in a thread while the caller goes on (a bulk load parses its
+    inputs meanwhile), keeping the ports it had for :meth:`restart`.
+
+    >>> stopping = BackgroundStop(Path("/nonexistent/state"))  # nothing runs there: no-op
+    >>> stopping.wait() >= 0, stopping.restarted
+    (True, False)
+    """
+
+    def __init__(self, state: Path | None = None):
+        self.state = state or state_dir()
+        self.paths = ServerPaths.under(self.state)
+        self.info = _read_info(self.paths) or {}  # read before the stop: the ports
+        self.restarted = False
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._stop, name="lineage-server-stop",
+                                        daemon=True)
+        self._thread.start()
+
+    def _stop(self) -> None:
+        try:
+            stop(self.state)
+        except BaseException as exc:  # raised again by wait(), in the caller's thread
+            self._error = exc
+
+    def wait(self) -> float:
+        """Wait until the server has stopped; the seconds waited (raises what the stop did)."""
+        started = time.perf_counter()
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return time.perf_counter() - started
+
+    def restart(self) -> None:
+        """Start the server again on its ports (else free ones), once stopped."""
+        self.wait()
+        _restart(self.state, self.paths, self.info)
+        self.restarted = True
+
+
 def import_full(state: Path | None, nodes: list[Path], relationships: list[Path],
-                array_delimiter: str, report: Path, database: str = "neo4j") -> None:
+                array_delimiter: str, report: Path, database: str = "neo4j",
+                stopping: BackgroundStop | None = None) -> None:
     """Replace ``database`` of the managed server with neo4j-admin CSV files: stop the
-    server, ``neo4j-admin database import full --overwrite-destination`` with the server's
-    own config, start it again (on the same ports when they are still free). Users and
-    the password live in the system database and stay."""
-    state = state or state_dir()
-    paths = ServerPaths.under(state)
-    info = _read_info(paths) or {}
+    server (or wait for ``stopping``, a stop begun earlier), ``neo4j-admin database import
+    full --overwrite-destination`` with the server's own config, start it again (on the same
+    ports when they are still free). Users and the password live in the system database and
+    stay."""
+    stopping = stopping or BackgroundStop(state)
+    paths = stopping.paths
     java, lib = find_java(), install()
-    stop(state)
+    stopping.wait()
     args = ["-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "database", "import", "full",
             database, "--overwrite-destination=true", "--id-type=string",
             "--multiline-fields=true", "--skip-bad-relationships=false",
@@ -594,7 +636,7 @@ def import_full(state: Path | None, nodes: list[Path], relationships: list[Path]
         proc = subprocess.run([java, "-Xmx1g", f"@{argfile}"], capture_output=True, text=True,
                               env=env, cwd=paths.root, umask=0o077)
     finally:
-        _restart(state, paths, info)
+        stopping.restart()
     if proc.returncode != 0:
         raise ServerError(f"neo4j-admin database import failed; database {database} may "
                           "now be empty (bulk loads import into empty ones only):\n" + (proc.stdout + proc.stderr)[-3000:])

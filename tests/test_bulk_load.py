@@ -10,8 +10,10 @@ side on the session's test server.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -146,6 +148,53 @@ def test_a_malformed_input_is_left_out_of_a_bulk_load(bulk_lin, tmp_path):
     assert len(tags) == 1
     assert bulk_lin.query("MATCH (l:Load) RETURN l.status AS s ORDER BY s") == [
         {"s": "failed"}, {"s": "loaded"}]
+
+
+def _bolt_answers(uri: str) -> bool:
+    host, port = uri.rsplit("/", 1)[-1].rsplit(":", 1)
+    try:
+        with socket.create_connection((host, int(port)), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def test_the_server_is_down_while_a_bulk_load_parses(bulk_lin):
+    """The stop overlaps the parse (and keeps other clients from writing into the database
+    the import replaces): while the second input is parsed, Bolt no longer answers."""
+    bulk_lin.reset(force=True)
+    uri = server.status(BULK_STATE)["uri"]
+    seen = []
+
+    def progress(event, info):
+        if event == "start" and len(seen) == 1:  # the second input: poll until the stop is done
+            deadline = time.monotonic() + 120
+            while _bolt_answers(uri) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            seen.append(_bolt_answers(uri))
+        elif event == "start":
+            seen.append(None)
+
+    results = bulk_lin.load([SAMPLES / "xalt", SAMPLES / "swift"], bulk=True, progress=progress)
+    assert len(seen) == len(results) > 2 and seen[1] is False
+    assert {r.status for r in results} == {"loaded"}
+    assert server.status(BULK_STATE)["running"]
+    assert bulk_lin.query("MATCH (l:Load) RETURN count(l) AS n")[0]["n"] >= 2
+
+
+def test_a_bulk_load_that_breaks_before_the_import_starts_the_server_again(bulk_lin,
+                                                                          monkeypatch):
+    bulk_lin.reset(force=True)
+    from lineage import bulk
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a fault in the parse")
+
+    monkeypatch.setattr(bulk, "parse_to_spool", broken)
+    with pytest.raises(RuntimeError, match="a fault in the parse"):
+        bulk_lin.load([SAMPLES / "xalt"], bulk=True)
+    assert server.status(BULK_STATE)["running"]
+    assert bulk_lin.query("MATCH (n) RETURN count(n) AS n") == [{"n": 0}]  # reconnected
 
 
 def test_csv_fields_keep_quotes_commas_and_newlines():
