@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import loads, model, server
+from .collector import fewer_collections
 from .errors import LineageError, ParseError
 from .pipeline import (LoadResult, Progress, _load_props, expand, first_result, identity,
                        is_url, parse_to_spool, raise_failures, sha256_of)
@@ -260,8 +261,9 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
     # the database the import is about to replace; it is started again whatever happens.
     stopping, graph_before = server.BackgroundStop(state), lin.graph
     try:
-        return _parse_and_import(lin, state, stopping, paths, source, progress, options,
-                                 fail_fast)
+        with fewer_collections():  # the fold keeps every element in dicts: see collector
+            return _parse_and_import(lin, state, stopping, paths, source, progress, options,
+                                     fail_fast)
     finally:
         if not stopping.restarted:
             stopping.restart()

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from . import loads, model
+from .collector import fewer_collections
 from .sources import SOURCES
 from .sources import registry as loaders
 from .errors import InputsFailed, LineageError, LoadInterrupted, ParseError, UnknownFormatError
@@ -259,14 +260,15 @@ def parse_to_spool(item: Input, report: LoadReport) -> _Spool:
     try:
         assert item.format is not None
         source = Path(item.path) if not is_url(item.path) else item.path
-        for number, record in enumerate(item.format.parse(source, report), 1):
-            if number % 1000 == 0:
-                report.tick(number)
-            try:
-                spool.add(record)
-            except (TypeError, model.ModelError) as exc:  # strict: nothing of the input
-                report.skip(redact_url(item.path), f"graph record {number}",
-                            "a record the graph model allows", str(exc))
+        with fewer_collections():
+            for number, record in enumerate(item.format.parse(source, report), 1):
+                if number % 1000 == 0:
+                    report.tick(number)
+                try:
+                    spool.add(record)
+                except (TypeError, model.ModelError) as exc:  # strict: nothing of the input
+                    report.skip(redact_url(item.path), f"graph record {number}",
+                                "a record the graph model allows", str(exc))
         spool.seal()
     except model.ModelError as exc:  # a reader could not build a uid: a missing or odd id
         spool.close()
