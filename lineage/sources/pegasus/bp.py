@@ -529,6 +529,14 @@ def handle_events(events: Iterable[tuple[int, dict]], report: LoadReport,
     """Records from decoded Stampede events (``(line number, {key: string value})``, keys
     spelled as in BP: ``xwf.id``); shared by the BP and the JSON-lines readers."""
     handlers = _Events(report)
+    try:
+        yield from _handled(handlers, events, report, path)
+    finally:  # its bound handlers make a cycle holding the whole stream state: break it, so
+        handlers.handlers.clear()  # the state goes at once, not at a later full collection
+
+
+def _handled(handlers: "_Events", events: Iterable[tuple[int, dict]], report: LoadReport,
+             path: str) -> Iterator[Record]:
     counts = report.extra.setdefault("events", {})
     for lineno, ev in events:
         name = ev["event"]

@@ -804,48 +804,52 @@ class _Reader:
 def read_lines(lines: Iterable[str], report: LoadReport, path: str = "<log>") -> SwiftProvenance:
     """Read a log's lines (without newlines) into a :class:`SwiftProvenance`."""
     reader = _Reader(report, path)
-    pending: tuple | None = None  # (lineno, time, class, message, continuation lines)
-    for lineno, text in enumerate(lines, 1):
-        reader.count("lines")
-        if len(text) > MAX_LINE:
-            report.skip(path, lineno, f"a log line shorter than {MAX_LINE} bytes",
-                        f"{len(text)} bytes")
-            continue
-        if reader.raw_line(text, lineno):
-            continue
-        m = _ENTRY.match(text)
-        if m is None:
+    try:
+        pending: tuple | None = None  # (lineno, time, class, message, continuation lines)
+        for lineno, text in enumerate(lines, 1):
+            reader.count("lines")
+            if len(text) > MAX_LINE:
+                report.skip(path, lineno, f"a log line shorter than {MAX_LINE} bytes",
+                            f"{len(text)} bytes")
+                continue
+            if reader.raw_line(text, lineno):
+                continue
+            m = _ENTRY.match(text)
+            if m is None:
+                if pending is not None:
+                    pending[4].append(text)
+                else:
+                    reader.damaged("lines_without_entry", f"line {lineno}: {text[:100]!r}")
+                continue
             if pending is not None:
-                pending[4].append(text)
-            else:
-                reader.damaged("lines_without_entry", f"line {lineno}: {text[:100]!r}")
-            continue
+                reader.entry(*pending)
+            try:
+                when = parse_time(m.group(1), m.group(2))
+            except ValueError:
+                report.skip(path, lineno, "a valid timestamp", m.group(1))
+                pending = None
+                continue
+            pending = (lineno, when, m.group(4), m.group(5), [])
         if pending is not None:
             reader.entry(*pending)
-        try:
-            when = parse_time(m.group(1), m.group(2))
-        except ValueError:
-            report.skip(path, lineno, "a valid timestamp", m.group(1))
-            pending = None
-            continue
-        pending = (lineno, when, m.group(4), m.group(5), [])
-    if pending is not None:
-        reader.entry(*pending)
-    if reader.in_script:
-        reader.damaged("unterminated_script", f"a script of {len(reader.script_lines or ())} lines")
-    reader.warn_damage()
-    prov = reader.finish()
-    if prov.run is None:
-        report.warn(f"{path}: no provenance lines and no Swift facts (datasets, calls, "
-                    f"executions); nothing to load")
-        report.extra["provenance"] = "none"
-    elif not prov.provenance_lines:
-        report.warn(f"{path}: no provenance lines (PARAM ... provenanceid=): the run was not "
-                    f"logged with provenance.log=true; loaded what the log holds "
-                    f"({len(prov.datasets)} datasets, {len(prov.calls)} calls, "
-                    f"{len(prov.execs)} executions), without parameter edges")
-        report.extra["provenance"] = "partial"
-    return prov
+        if reader.in_script:
+            reader.damaged("unterminated_script", f"a script of {len(reader.script_lines or ())} lines")
+        reader.warn_damage()
+        prov = reader.finish()
+        if prov.run is None:
+            report.warn(f"{path}: no provenance lines and no Swift facts (datasets, calls, "
+                        f"executions); nothing to load")
+            report.extra["provenance"] = "none"
+        elif not prov.provenance_lines:
+            report.warn(f"{path}: no provenance lines (PARAM ... provenanceid=): the run was not "
+                        f"logged with provenance.log=true; loaded what the log holds "
+                        f"({len(prov.datasets)} datasets, {len(prov.calls)} calls, "
+                        f"{len(prov.execs)} executions), without parameter edges")
+            report.extra["provenance"] = "partial"
+        return prov
+    finally:  # its handler tables hold bound methods: a cycle holding the run's whole state;
+        reader.by_word.clear()  # broken, so the state goes when the caller drops it rather
+        reader.by_class.clear()  # than at a later full collection
 
 
 def _file_lines(path: Path, report: LoadReport) -> Iterator[str]:
