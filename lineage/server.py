@@ -103,6 +103,11 @@ class ServerPaths:
     def console_log(self) -> Path:
         return self.logs_dir / "console.log"
 
+    @property
+    def bulk_mark(self) -> Path:
+        """Present while a bulk load holds the server stopped (see BackgroundStop)."""
+        return self.root / "bulk-import.json"
+
 
 def lib_dir() -> Path:
     return cache_dir() / f"neo4j-{NEO4J_VERSION}" / "lib"
@@ -420,6 +425,12 @@ def start(state: Path | None = None, timeout: float = START_TIMEOUT) -> dict:
     if current["running"]:
         return current
     paths = ServerPaths.under(state)
+    holder = bulk_holder(paths)
+    if holder is not None and holder != os.getpid():
+        raise ServerError(
+            f"the managed server is stopped while `lineage load --bulk` (pid {holder}) "
+            "imports into it; it starts again when that load ends (started now, it would "
+            f"make the import fail; the mark is {paths.bulk_mark})")
     _make_private_dir(state)
     _make_private_dir(paths.root)
     for d in (paths.conf_dir, paths.data_dir, paths.logs_dir, paths.run_dir):
@@ -574,9 +585,24 @@ def kill(state: Path | None = None) -> None:
             time.sleep(0.1)
 
 
+def bulk_holder(paths: ServerPaths) -> int | None:
+    """The pid of the live process on this host whose bulk load holds the server stopped,
+    else None (a mark whose process is gone does not count)."""
+    try:
+        mark = json.loads(paths.bulk_mark.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(mark, dict) or mark.get("host") != socket.gethostname():
+        return None
+    pid = mark.get("pid")
+    return pid if isinstance(pid, int) and _alive(pid) else None
+
+
 class BackgroundStop:
     """Stops the managed server in a thread while the caller goes on (a bulk load parses its
-    inputs meanwhile), keeping the ports it had for :meth:`restart`.
+    inputs meanwhile), keeping the ports it had for :meth:`restart`. Until then a mark in
+    the server's directory makes ``start`` in other processes refuse (another ``lineage``
+    command would start the server on demand, and the import would then fail).
 
     >>> stopping = BackgroundStop(Path("/nonexistent/state"))  # nothing runs there: no-op
     >>> stopping.wait() >= 0, stopping.restarted
@@ -588,6 +614,9 @@ class BackgroundStop:
         self.paths = ServerPaths.under(self.state)
         self.info = _read_info(self.paths) or {}  # read before the stop: the ports
         self.restarted = False
+        if self.paths.root.is_dir():
+            _write_private(self.paths.bulk_mark, json.dumps(
+                {"pid": os.getpid(), "host": socket.gethostname()}))
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._stop, name="lineage-server-stop",
                                         daemon=True)
@@ -609,9 +638,12 @@ class BackgroundStop:
 
     def restart(self) -> None:
         """Start the server again on its ports (else free ones), once stopped."""
-        self.wait()
-        _restart(self.state, self.paths, self.info)
-        self.restarted = True
+        try:
+            self.wait()
+            _restart(self.state, self.paths, self.info)
+        finally:
+            self.restarted = True
+            self.paths.bulk_mark.unlink(missing_ok=True)
 
 
 def import_full(state: Path | None, nodes: list[Path], relationships: list[Path],

@@ -166,17 +166,30 @@ def test_the_server_is_down_while_a_bulk_load_parses(bulk_lin):
     uri = server.status(BULK_STATE)["uri"]
     seen = []
 
+    env = dict(os.environ, LINEAGE_HOME=str(BULK_STATE))
+    for name in ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD"):
+        env.pop(name, None)
+    started_meanwhile = []
+
     def progress(event, info):
         if event == "start" and len(seen) == 1:  # the second input: poll until the stop is done
             deadline = time.monotonic() + 120
             while _bolt_answers(uri) and time.monotonic() < deadline:
                 time.sleep(0.2)
             seen.append(_bolt_answers(uri))
+            # another lineage command meanwhile must not start the server under the import
+            started_meanwhile.append(subprocess.run(
+                [sys.executable, "-m", "lineage", "neo4j", "start"], env=env,
+                capture_output=True, text=True))
         elif event == "start":
             seen.append(None)
 
     results = bulk_lin.load([SAMPLES / "xalt", SAMPLES / "swift"], bulk=True, progress=progress)
     assert len(seen) == len(results) > 2 and seen[1] is False
+    [other] = started_meanwhile
+    assert other.returncode == 4, other.stderr
+    assert f"load --bulk` (pid {os.getpid()})" in other.stderr and "Traceback" not in other.stderr
+    assert not server.ServerPaths.under(BULK_STATE).bulk_mark.exists()
     assert {r.status for r in results} == {"loaded"}
     assert server.status(BULK_STATE)["running"]
     assert bulk_lin.query("MATCH (l:Load) RETURN count(l) AS n")[0]["n"] >= 2
