@@ -7,9 +7,10 @@ spool as a normal load does (strict: a malformed input is reported and left out)
 records as the writer's MERGEs would (one node per uid, later properties win, ``None`` never
 erases, labels add up; one relationship per type, ends and key; each element's ``loads``
 lists the tags of the inputs that state it), writes them as neo4j-admin CSV, imports, starts
-the server again (whatever happened before), creates the model's constraints and indexes and records
-one ``:Load`` per input as a normal first load would, so ``unload``, ``stats`` and reloads
-work the same afterwards. Only for the managed server, and only into an empty database.
+the server again (whatever happened before), creates the model's constraints and indexes
+and records one ``:Load`` per input as a normal first load would, so ``unload``, ``stats``
+and reloads work the same afterwards. Only for the managed server, and only into an empty
+database.
 
 >>> csv_field('5" disk')
 '"5"" disk"'

@@ -637,9 +637,10 @@ class BackgroundStop:
         return time.perf_counter() - started
 
     def restart(self) -> None:
-        """Start the server again on its ports (else free ones), once stopped."""
+        """Start the server again on its ports (else free ones) once the stop has ended (a
+        no-op if the stop failed and it still runs); the mark goes in any case."""
         try:
-            self.wait()
+            self._thread.join()
             _restart(self.state, self.paths, self.info)
         finally:
             self.restarted = True
@@ -654,24 +655,25 @@ def import_full(state: Path | None, nodes: list[Path], relationships: list[Path]
     full --overwrite-destination`` with the server's own config, start it again (on the same
     ports when they are still free). Users and the password live in the system database and
     stay."""
+    java, lib = find_java(), install()
     stopping = stopping or BackgroundStop(state)
     paths = stopping.paths
-    java, lib = find_java(), install()
-    stopping.wait()
-    args = ["-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "database", "import", "full",
-            database, "--overwrite-destination=true", "--id-type=string",
-            "--multiline-fields=true", "--skip-bad-relationships=false",
-            "--skip-duplicate-nodes=false", "--bad-tolerance=0",
-            f"--array-delimiter=U+{ord(array_delimiter):04X}", f"--report-file={report}"]
-    args += [f"--nodes={p}" for p in nodes] + [f"--relationships={p}" for p in relationships]
-    argfile = report.with_name("import.args")  # long lists of files: a Java argument file
-    _write_private(argfile, "\n".join('"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"'
-                                      for a in args) + "\n")
-    env = dict(os.environ, NEO4J_HOME=str(paths.root), NEO4J_CONF=str(paths.conf_dir))
     try:
+        stopping.wait()
+        args = ["-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "database", "import", "full",
+                database, "--overwrite-destination=true", "--id-type=string",
+                "--multiline-fields=true", "--skip-bad-relationships=false",
+                "--skip-duplicate-nodes=false", "--bad-tolerance=0",
+                f"--array-delimiter=U+{ord(array_delimiter):04X}", f"--report-file={report}"]
+        args += [f"--nodes={p}" for p in nodes]
+        args += [f"--relationships={p}" for p in relationships]
+        argfile = report.with_name("import.args")  # long lists of files: a Java argument file
+        _write_private(argfile, "\n".join(
+            '"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"' for a in args) + "\n")
+        env = dict(os.environ, NEO4J_HOME=str(paths.root), NEO4J_CONF=str(paths.conf_dir))
         proc = subprocess.run([java, "-Xmx1g", f"@{argfile}"], capture_output=True, text=True,
                               env=env, cwd=paths.root, umask=0o077)
-    finally:
+    finally:  # whatever happened (the mark goes with it)
         stopping.restart()
     if proc.returncode != 0:
         raise ServerError(f"neo4j-admin database import failed; database {database} may "
