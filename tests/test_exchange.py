@@ -2,6 +2,7 @@
 PROV-JSON import (other tools' documents and round trips of our own)."""
 
 import json
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -110,6 +111,27 @@ def test_an_invalid_document_names_the_record(lin, tmp_path):
     broken.write_text('{"entity": {"ex:a": {}}, "prefix": 3}')
     with pytest.raises(ParseError, match="broken.json.*PROV-JSON"):
         lin.load([broken])
+
+
+@pytest.mark.parametrize("attribute", ["lineage:", "lineage:list__"])
+def test_an_attribute_naming_no_property_is_malformed(lin, tmp_path, attribute):
+    """Found by test_fuzz_parsers on a random draw: a damaged export whose
+    ``"lineage:name"`` lost its local part gave a node a property with an empty name."""
+    good = Path(__file__).parent / "data" / "derived" / "prov" / "blackdiamond-4.0.prov.json"
+    text = good.read_text()
+    assert text.count('"lineage:name": ') > 1
+    damaged = tmp_path / "damaged.prov.json"
+    value = '"[]"' if attribute.endswith("__") else '"x"'
+    damaged.write_text(text.replace('"lineage:name": ', f'"{attribute}": {value}, "lineage:name": ',
+                                    1))
+    with pytest.raises(ParseError,
+                       match=rf"damaged.prov.json.*record .*'{attribute}' names no property"):
+        lin.load([damaged])
+    assert lin.query("MATCH (n:Lineage) RETURN count(n) AS n")[0]["n"] == 0
+    [result] = lin.load([damaged], lenient=True)
+    skipped = result.report["skipped"]  # the element, and the relations that name it
+    assert result.status == "loaded" and skipped["expected a PROV element this model can hold"] == 1
+    assert lin.query("MATCH (n:Lineage) WHERE '' IN keys(n) RETURN count(n) AS n")[0]["n"] == 0
 
 
 def test_export_command(lin, tmp_path, cli_env):

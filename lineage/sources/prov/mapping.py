@@ -78,6 +78,9 @@ def _plain(value: Any) -> Any:
 
 
 def _lineage_props(attributes: list[tuple[str, Any]]) -> tuple[str | None, str | None, dict]:
+    """The kind, uid and properties that ``lineage:*`` attributes carry; ValueError for an
+    attribute that names no property (``lineage:`` or ``lineage:list__`` alone: a damaged
+    document, and no graph property may have an empty name)."""
     kind = uid = None
     props: dict[str, Any] = {}
     for name, value in attributes:
@@ -89,7 +92,11 @@ def _lineage_props(attributes: list[tuple[str, Any]]) -> tuple[str | None, str |
         elif local == "uid":
             uid = str(value)
         elif local.startswith(LIST_PREFIX):
+            if not local[len(LIST_PREFIX):]:
+                raise ValueError(f"attribute {name!r} names no property")
             props[local[len(LIST_PREFIX):]] = json.loads(str(value))
+        elif not local:
+            raise ValueError(f"attribute {name!r} names no property ({PREFIX}:<property>)")
         else:
             props[local] = _plain(value)
     return kind, uid, props
