@@ -587,7 +587,11 @@ def kill(state: Path | None = None) -> None:
 
 def bulk_holder(paths: ServerPaths) -> int | None:
     """The pid of the live process on this host whose bulk load holds the server stopped,
-    else None (a mark whose process is gone does not count)."""
+    else None (a mark whose process is gone does not count).
+
+    >>> bulk_holder(ServerPaths(Path("/nonexistent/neo4j"))) is None
+    True
+    """
     try:
         mark = json.loads(paths.bulk_mark.read_text())
     except (OSError, ValueError):
