@@ -186,8 +186,8 @@ def _settings() -> Settings:
 
 def _api():
     """:mod:`lineage.api`, imported on first use, so that ``lineage --help`` and the commands
-    that never reach Neo4j (``cypher list``, ``config show``) do not load the driver (about
-    0.15 s); the driver is loaded without its dataframe libraries (see lean_import)."""
+    that never reach Neo4j (``cypher list``, ``config show``) do not load the driver (0.2 s
+    of imports); the driver is loaded without its dataframe libraries (see lean_import)."""
     import_driver_without_dataframes()
     from . import api
 
@@ -665,8 +665,8 @@ def query(name_or_cypher, params, fmt, write, limit, offset, every_row):
     if limit is None and not offset:
         emit(list(rows), fmt, rows.columns)
         return
-    page = _api().Page(list(rows)[offset:offset + limit if limit is not None else None], len(rows),
-                offset, {})
+    shown = list(rows)[offset:offset + limit if limit is not None else None]
+    page = _api().Page(shown, len(rows), offset, {})
     emit(page.rows, fmt, rows.columns)
     if fmt == "table" and (page.more or offset):
         _print_page_summary(page)
