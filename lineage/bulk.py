@@ -55,18 +55,36 @@ def csv_type(value: Any) -> str:
 
 
 def csv_field(value: Any) -> str:
-    """One CSV field: strings quoted (quotes doubled), arrays joined by ARRAY_DELIMITER."""
+    """One CSV field: strings quoted (quotes doubled), arrays joined by ARRAY_DELIMITER.
+
+    >>> csv_field('5" disk'), csv_field(2.5), csv_field(True), csv_field(None)
+    ('"5"" disk"', '2.5', 'true', '')
+    """
+    exact = _EXACT.get(type(value))  # the common types at one look-up (10^6 fields a load)
+    if exact is not None:
+        return exact(value)
     if value is None:
         return ""
     if isinstance(value, list):
-        parts = [_scalar(v) for v in value]
-        if any(ARRAY_DELIMITER in p for p in parts):
-            raise LineageError("a list value holds the bulk import's array delimiter "
-                               "(U+001F): load without --bulk")
-        return '"' + ARRAY_DELIMITER.join(parts).replace('"', '""') + '"'
+        return _array(value)
     if isinstance(value, str):
-        return '"' + value.replace('"', '""') + '"'
+        return _quoted(value)
     return _scalar(value)
+
+
+def _quoted(value: str) -> str:
+    return '"' + value.replace('"', '""') + '"'
+
+
+def _array(value: list) -> str:
+    try:
+        joined = ARRAY_DELIMITER.join(value)  # strings: labels and load tags of every row
+    except TypeError:
+        joined = ARRAY_DELIMITER.join([_scalar(v) for v in value])
+    if joined.count(ARRAY_DELIMITER) != max(len(value) - 1, 0):
+        raise LineageError("a list value holds the bulk import's array delimiter "
+                           "(U+001F): load without --bulk")
+    return _quoted(joined)
 
 
 def _scalar(value: Any) -> str:
@@ -75,6 +93,9 @@ def _scalar(value: Any) -> str:
     if isinstance(value, float):
         return repr(value)
     return str(value)
+
+
+_EXACT = {str: _quoted, int: str, float: repr, bool: _scalar, list: _array}
 
 
 # ------------------------------------------------------------------ folding records
@@ -88,37 +109,40 @@ class _Graph:
     empty_lists: list[dict] = field(default_factory=list)
 
     def add_input(self, spool, tag: str, prefix: str, report: LoadReport) -> tuple[WriteStats, set]:
-        duplicates = self._identity_conflicts(spool, prefix, report)
+        """Fold one input's spool in, as the writer's MERGEs would store it; the input's
+        nodes that another input stated as something else are left out (reported)."""
+        duplicates = self._identity_conflicts(spool, prefix, report) if self.nodes else set()
         stats = WriteStats()
-        for node in spool.iter_nodes():
-            if node.uid in duplicates:
+        nodes, edges, kinds = self.nodes, self.edges, model.NODE_KINDS
+        for label, uid, props, extra in spool.node_rows():  # tuples: no Node built for each
+            if uid in duplicates:
                 continue
             stats.node_rows += 1
-            props = {k: v for k, v in node.props.items() if v is not None}
-            props["kind"] = node.kind.label
-            have = self.nodes.get(node.uid)
+            props = {k: v for k, v in props.items() if v is not None}
+            props["kind"] = label
+            have = nodes.get(uid)
             if have is None:
-                self.nodes[node.uid] = [list(node.labels), props, [tag]]
+                nodes[uid] = [[*kinds[label].labels, *extra], props, [tag]]
                 continue
-            have[0].extend(label for label in node.labels if label not in have[0])
+            have[0].extend(name for name in (*kinds[label].labels, *extra)
+                           if name not in have[0])
             have[1].update(props)
             if tag not in have[2]:
                 have[2].append(tag)
-        for edge in spool.iter_edges():
-            if edge.start in duplicates or edge.end in duplicates:
+        for rel, start, end, props, key in spool.edge_rows():
+            if start in duplicates or end in duplicates:
                 continue
             stats.edge_rows += 1
-            if edge.start not in self.nodes or edge.end not in self.nodes:
+            if start not in nodes or end not in nodes:
                 stats.unresolved_edges += 1
                 if len(stats.unresolved_examples) < 10:
-                    stats.unresolved_examples.append(f"{edge.rel.name} {edge.start} -> {edge.end}")
+                    stats.unresolved_examples.append(f"{rel} {start} -> {end}")
                 continue
             stats.edges_written += 1
-            key = (edge.rel.name, edge.start, edge.end, edge.key or None)
-            props = {k: v for k, v in edge.props.items() if v is not None}
-            have = self.edges.get(key)
+            props = {k: v for k, v in props.items() if v is not None}
+            have = edges.get(identity := (rel, start, end, key or None))
             if have is None:
-                self.edges[key] = [props, [tag]]
+                edges[identity] = [props, [tag]]
                 continue
             have[0].update(props)
             if tag not in have[1]:
@@ -131,17 +155,18 @@ class _Graph:
         found: dict[str, list] = {}
         if not any(model.NODE_KINDS[label].identity for label in spool.node_counts):
             return set()
-        for node in spool.iter_nodes():
-            have = self.nodes.get(node.uid)
-            if not node.kind.identity or have is None:
+        kinds = model.NODE_KINDS
+        for label, uid, props, _ in spool.node_rows():
+            have = self.nodes.get(uid)
+            if have is None or not kinds[label].identity:
                 continue
             if not any(not t.startswith(prefix) for t in have[2]):
                 continue
-            differ = [[k, have[1].get(k), node.props.get(k)] for k in node.kind.identity
-                      if node.props.get(k) is not None and have[1].get(k) is not None
-                      and have[1][k] != node.props[k]]
+            differ = [[k, have[1].get(k), props.get(k)] for k in kinds[label].identity
+                      if props.get(k) is not None and have[1].get(k) is not None
+                      and have[1][k] != props[k]]
             if differ:
-                found[node.uid] = differ
+                found[uid] = differ
         for uid, differ in sorted(found.items())[:20]:
             what = "; ".join(f"{k} {old!r} there, {new!r} here" for k, old, new in differ)
             report.warn(f"{report.path}: {uid} was already loaded from another input as "
@@ -192,17 +217,18 @@ def write_csv(graph: _Graph, directory: Path) -> tuple[list[Path], list[Path]]:
     properties) and relationship files (``:START_ID``, ``:END_ID``, ``:TYPE``, typed
     properties); one file per distinct header."""
     node_files, rel_files = _Files(directory, "nodes"), _Files(directory, "relationships")
+    headers: dict[tuple, tuple] = {}
+    field = csv_field
     try:
         for uid, (labels, props, tags) in graph.nodes.items():
             names = sorted(k for k, v in props.items() if v != [])
             if len(names) < len(props):
                 graph.empty_lists.append({"uid": uid, "props": {k: [] for k in props
                                                                 if props[k] == []}})
-            header = ("uid:ID", ":LABEL", "loads:string[]",
-                      *(f"{_name(k)}:{csv_type(props[k])}" for k in names))
-            values = [csv_field(uid), csv_field(labels), csv_field(tags)]
-            values.extend(csv_field(props[k]) for k in names)
-            node_files.writer(header).write(",".join(values) + "\n")
+            values = [props[k] for k in names]
+            header = _header(headers, _NODE_COLUMNS, names, values)
+            line = ",".join([field(uid), field(labels), field(tags), *map(field, values)])
+            node_files.writer(header).write(line + "\n")
         for (rel, start, end, key), (props, tags) in graph.edges.items():
             if key is not None:
                 props = {**props, "key": key}
@@ -210,15 +236,30 @@ def write_csv(graph: _Graph, directory: Path) -> tuple[list[Path], list[Path]]:
             if len(names) < len(props):
                 graph.empty_lists.append({"start": start, "end": end, "type": rel, "key": key,
                                           "props": {k: [] for k in props if props[k] == []}})
-            header = (":START_ID", ":END_ID", ":TYPE", "loads:string[]",
-                      *(f"{_name(k)}:{csv_type(props[k])}" for k in names))
-            values = [csv_field(start), csv_field(end), rel, csv_field(tags)]
-            values.extend(csv_field(props[k]) for k in names)
-            rel_files.writer(header).write(",".join(values) + "\n")
+            values = [props[k] for k in names]
+            header = _header(headers, _REL_COLUMNS, names, values)
+            line = ",".join([field(start), field(end), rel, field(tags), *map(field, values)])
+            rel_files.writer(header).write(line + "\n")
     finally:
         node_files.close()
         rel_files.close()
     return node_files.paths, rel_files.paths
+
+
+_NODE_COLUMNS = ("uid:ID", ":LABEL", "loads:string[]")
+_REL_COLUMNS = (":START_ID", ":END_ID", ":TYPE", "loads:string[]")
+
+
+def _header(cache: dict, columns: tuple, names: list[str], values: list) -> tuple[str, ...]:
+    """The CSV header of a row: ``columns``, then ``name:type`` per property; kept per
+    property names and value types (a load has a few dozen distinct ones)."""
+    key = (columns, *names, *[type(v) if type(v) is not list else (list, type(v[0]))
+                              for v in values])
+    header = cache.get(key)
+    if header is None:
+        header = cache[key] = (*columns, *(f"{_name(k)}:{csv_type(v)}"
+                                           for k, v in zip(names, values)))
+    return header
 
 
 def _name(key: str) -> str:

@@ -9,6 +9,7 @@ side on the session's test server.
 
 from __future__ import annotations
 
+import csv
 import os
 import socket
 import subprocess
@@ -20,8 +21,9 @@ import pytest
 
 from lineage import server
 from lineage.api import Lineage
-from lineage.bulk import BulkRefused, csv_field
+from lineage.bulk import BulkRefused, _Graph, csv_field, write_csv
 from lineage.connection import Graph, Settings
+from lineage.errors import LineageError
 
 from . import graphcheck
 from .conftest import SAMPLES, TEST_STATE
@@ -215,3 +217,39 @@ def test_csv_fields_keep_quotes_commas_and_newlines():
     assert csv_field(["x", "y"]) == '"x\x1fy"'
     assert csv_field(None) == ""
     assert csv_field(False) == "false" and csv_field(1.5) == "1.5"
+    assert csv_field([1, 2]) == '"1\x1f2"' and csv_field([True, False]) == '"true\x1ffalse"'
+    assert csv_field([2.5]) == '"2.5"' and csv_field([]) == '""'
+    assert csv_field(['say "x"', "y"]) == '"say ""x""\x1fy"'
+
+
+@pytest.mark.parametrize("value", [["a\x1fb"], ["a", "\x1f"], ["\x1f"]])
+def test_a_list_value_holding_the_array_delimiter_is_refused(value):
+    with pytest.raises(LineageError, match="array delimiter"):
+        csv_field(value)
+
+
+def test_each_row_gets_the_header_of_its_own_value_types(tmp_path):
+    """Headers are kept per property names and value types: two nodes with the same names
+    but a long and a double, a boolean and a long, string and double lists, go to files of
+    their own headers (a header kept per names alone would type the second row wrongly)."""
+    graph = _Graph()
+    rows = {"n:1": 3, "n:2": 2.5, "n:3": True, "n:4": ["a"], "n:5": [1.5], "n:6": 4}
+    for uid, value in rows.items():
+        graph.nodes[uid] = [["Lineage", "LineageEntity"], {"kind": "Dataset", "x": value},
+                            ["t:1"]]
+    graph.edges[("USED", "n:1", "n:2", None)] = [{"w": 1}, ["t:1"]]
+    graph.edges[("USED", "n:2", "n:3", "k")] = [{"w": 1.0}, ["t:1"]]
+    node_files, rel_files = write_csv(graph, tmp_path)
+    typed = {}
+    for path in node_files + rel_files:
+        header, *lines = list(csv.reader(path.open(encoding="utf-8", newline="")))
+        for line in lines:  # nodes by uid, relationships by their ends
+            typed[line[0] if path in node_files else (line[0], line[1])] = dict(zip(header, line))
+    assert typed["n:1"]["x:long"] == "3" and typed["n:6"]["x:long"] == "4"
+    assert typed["n:2"]["x:double"] == "2.5"
+    assert typed["n:3"]["x:boolean"] == "true"
+    assert typed["n:4"]["x:string[]"] == "a" and typed["n:5"]["x:double[]"] == "1.5"
+    assert len(node_files) == 5  # n:1 and n:6 share one
+    assert typed[("n:1", "n:2")]["w:long"] == "1"
+    assert typed[("n:2", "n:3")]["w:double"] == "1.0" and typed[("n:2", "n:3")]["key:string"] == "k"
+    assert len(rel_files) == 2
