@@ -1,0 +1,90 @@
+"""The bulk path's Python side after the parse: folding the spool (``bulk._Graph.add_input``)
+and writing neo4j-admin CSV (``bulk.write_csv``), this checkout against another one, side by
+side on the same input.
+
+    git worktree add --detach /tmp/lineage-base acf6f61
+    python bench/bench_fold_csv.py --base /tmp/lineage-base bench/out/bench-1200000.bp --rounds 3
+
+Each run is a fresh process with one checkout's package (parse into the spool, untimed; then
+the fold and the CSV, timed, with the collector settings the bulk load uses), the checkouts
+alternating per round. Prints the seconds of both phases per run, the best and the median,
+and the ratios (base / this: above 1 is faster here). Both checkouts must write the same
+bytes (a SHA-256 over the CSV files in order), else the script stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def fold_and_write_once(root: str, path: str) -> dict:
+    """Parse ``path`` with the package in ``root``, then time its fold and its CSV."""
+    sys.path.insert(0, root)
+    from lineage import bulk
+    from lineage.collector import fewer_collections
+    from lineage.pipeline import Input, parse_to_spool
+    from lineage.sources.base import LoadReport
+    from lineage.sources.registry import detect
+
+    fmt = detect(Path(path))
+    report = LoadReport(path, fmt.name)
+    with fewer_collections(), tempfile.TemporaryDirectory() as work:
+        spool = parse_to_spool(Input(path, fmt, True), report)
+        graph = bulk._Graph()
+        t0 = time.perf_counter()
+        graph.add_input(spool, "bench:1", "bench:", report)
+        t1 = time.perf_counter()
+        nodes, rels = bulk.write_csv(graph, Path(work))
+        t2 = time.perf_counter()
+        spool.close()
+        digest = hashlib.sha256()
+        for csv_file in nodes + rels:
+            digest.update(csv_file.read_bytes())
+    return {"fold": t1 - t0, "csv": t2 - t1, "sha256": digest.hexdigest(),
+            "elements": len(graph.nodes) + len(graph.edges)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("input")
+    ap.add_argument("--base", required=True, help="another checkout of lineage-explorer")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(fold_and_write_once(*args.one)))
+        return
+    trees = {"base": str(Path(args.base).resolve()), "this": str(HERE.parent)}
+    runs: dict[str, list[dict]] = {name: [] for name in trees}
+    for _ in range(args.rounds):
+        for name, root in trees.items():
+            proc = subprocess.run([sys.executable, __file__, args.input, "--base", root,
+                                   "--one", root, str(Path(args.input).resolve())],
+                                  capture_output=True, text=True, check=True)
+            runs[name].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    digests = {r["sha256"] for rs in runs.values() for r in rs}
+    if len(digests) != 1:
+        sys.exit(f"{args.input}: the checkouts wrote different CSV: {sorted(digests)}")
+    print(f"{Path(args.input).name}: {runs['this'][0]['elements']:,} graph elements, "
+          "the same CSV bytes from both checkouts")
+    for phase in ("fold", "csv"):
+        for name, rs in runs.items():
+            print(f"  {phase:4} {name:4} s " + ", ".join(f"{r[phase]:.2f}" for r in rs))
+        best = {n: min(r[phase] for r in rs) for n, rs in runs.items()}
+        med = {n: statistics.median(r[phase] for r in rs) for n, rs in runs.items()}
+        print(f"  {phase:4} base / this: best {best['base'] / best['this']:.2f}x, "
+              f"median {med['base'] / med['this']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
