@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import class_archive
 from .errors import ServerError
 
 NEO4J_VERSION = "5.26.30"  # keep in step with server/pom.xml and docker-compose.yml
@@ -341,6 +342,7 @@ def _jvm_args(java: str, lib: Path, paths: ServerPaths) -> list[str]:
         f"-Xms{mem['server.memory.heap.initial_size']}",
         f"-Xmx{mem['server.memory.heap.max_size']}",
         "-XX:+UseG1GC",
+        *class_archive.jvm_options(java, lib),  # classes mapped from one file, if built
         "-XX:-OmitStackTraceInFastThrow",
         "-XX:+DisableExplicitGC",
         "-Djdk.nio.maxCachedBufferSize=1024",
