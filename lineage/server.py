@@ -679,7 +679,8 @@ def import_full(state: Path | None, nodes: list[Path], relationships: list[Path]
             '"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"' for a in args) + "\n")
         env = dict(os.environ, NEO4J_HOME=str(paths.root), NEO4J_CONF=str(paths.conf_dir))
         # the throughput collector: the import is a batch job on every core, and G1's
-        # concurrent work cost it 5-20% of its time (bench/README, "neo4j-admin's collector")
+        # concurrent work cost it 5-20% of its time (README, Benchmarks: "neo4j-admin
+        # import with the parallel collector")
         proc = subprocess.run([java, "-Xmx1g", "-XX:+UseParallelGC", f"@{argfile}"],
                               capture_output=True, text=True, env=env, cwd=paths.root,
                               umask=0o077)
