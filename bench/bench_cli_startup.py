@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import checkouts
 
 COMMANDS = [
     ["--help"],
@@ -53,7 +55,7 @@ def main() -> None:
     ap.add_argument("--base", required=True, help="another checkout of lineage-explorer")
     ap.add_argument("--runs", type=int, default=15)
     args = ap.parse_args()
-    trees = {"base": str(Path(args.base).resolve()), "this": str(HERE.parent)}
+    trees = checkouts.trees(args.base)
     home = tempfile.mkdtemp(prefix="lineage-startup-")
     env = {**os.environ, "LINEAGE_HOME": home, "CI": "true"}
     for name in ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE"):

@@ -17,14 +17,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import checkouts
 
 
 def fold_and_write_once(root: str, path: str) -> dict:
@@ -64,14 +63,10 @@ def main() -> None:
     if args.one:
         print(json.dumps(fold_and_write_once(*args.one)))
         return
-    trees = {"base": str(Path(args.base).resolve()), "this": str(HERE.parent)}
-    runs: dict[str, list[dict]] = {name: [] for name in trees}
-    for _ in range(args.rounds):
-        for name, root in trees.items():
-            proc = subprocess.run([sys.executable, __file__, args.input, "--base", root,
-                                   "--one", root, str(Path(args.input).resolve())],
-                                  capture_output=True, text=True, check=True)
-            runs[name].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    runs = checkouts.alternate(
+        checkouts.trees(args.base), args.rounds,
+        lambda root: [sys.executable, __file__, args.input, "--base", root, "--one", root,
+                      str(Path(args.input).resolve())])
     digests = {r["sha256"] for rs in runs.values() for r in rs}
     if len(digests) != 1:
         sys.exit(f"{args.input}: the checkouts wrote different CSV: {sorted(digests)}")
@@ -80,10 +75,7 @@ def main() -> None:
     for phase in ("fold", "csv"):
         for name, rs in runs.items():
             print(f"  {phase:4} {name:4} s " + ", ".join(f"{r[phase]:.2f}" for r in rs))
-        best = {n: min(r[phase] for r in rs) for n, rs in runs.items()}
-        med = {n: statistics.median(r[phase] for r in rs) for n, rs in runs.items()}
-        print(f"  {phase:4} base / this: best {best['base'] / best['this']:.2f}x, "
-              f"median {med['base'] / med['this']:.2f}x")
+        print("  " + checkouts.ratio_line(runs, phase))
 
 
 if __name__ == "__main__":

@@ -18,12 +18,12 @@ import argparse
 import json
 import resource
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import checkouts
 
 
 def parse_once(root: str, path: str) -> dict:
@@ -53,15 +53,11 @@ def main() -> None:
     if args.one:
         print(json.dumps(parse_once(*args.one)))
         return
-    trees = {"base": str(Path(args.base).resolve()), "this": str(HERE.parent)}
+    trees = checkouts.trees(args.base)
     for path in args.inputs:
-        runs: dict[str, list[dict]] = {name: [] for name in trees}
-        for _ in range(args.rounds):
-            for name, root in trees.items():
-                proc = subprocess.run([sys.executable, __file__, "--base", root, "--one", root,
-                                       str(Path(path).resolve()), path], capture_output=True,
-                                      text=True, check=True)
-                runs[name].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        runs = checkouts.alternate(trees, args.rounds, lambda root, path=path: [
+            sys.executable, __file__, "--base", root, "--one", root,
+            str(Path(path).resolve()), path])
         counts = {r["records"] for rs in runs.values() for r in rs}
         if len(counts) != 1:
             sys.exit(f"{path}: the checkouts read different record counts: {counts}")
@@ -73,10 +69,7 @@ def main() -> None:
                   f"{min(r['cpu'] for r in rs):.2f}; peak RSS MiB "
                   f"{max(r['peak_rss_mib'] for r in rs):.0f}")
         for what in ("wall", "cpu"):
-            best = {n: min(r[what] for r in rs) for n, rs in runs.items()}
-            med = {n: statistics.median(r[what] for r in rs) for n, rs in runs.items()}
-            print(f"  base / this, {what}: best {best['base'] / best['this']:.2f}x, "
-                  f"median {med['base'] / med['this']:.2f}x")
+            print("  " + checkouts.ratio_line(runs, what))
 
 
 if __name__ == "__main__":

@@ -12,14 +12,14 @@ the ratios (base / this: above 1 is faster here).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import checkouts
 
 CYCLE = """
 import json, sys, time
@@ -38,18 +38,14 @@ def main() -> None:
     ap.add_argument("--base", required=True, help="another checkout of lineage-explorer")
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
-    trees = {"base": str(Path(args.base).resolve()), "this": str(HERE.parent)}
+    trees = checkouts.trees(args.base)
     state = tempfile.mkdtemp(prefix="lineage-cycle-")
-    runs: dict[str, list[dict]] = {name: [] for name in trees}
     subprocess.run([sys.executable, "-c", CYCLE, trees["this"], state], check=True,
                    capture_output=True)  # the first start sets the password up: not timed
-    for _ in range(args.rounds):
-        for name, root in trees.items():
-            out = subprocess.run([sys.executable, "-c", CYCLE, root, state], check=True,
-                                 capture_output=True, text=True).stdout
-            runs[name].append(json.loads(out))
-            print(f"{name}: start {runs[name][-1]['start']:.2f} s, "
-                  f"stop {runs[name][-1]['stop']:.2f} s", flush=True)
+    runs = checkouts.alternate(
+        trees, args.rounds, lambda root: [sys.executable, "-c", CYCLE, root, state],
+        lambda name, run: print(f"{name}: start {run['start']:.2f} s, "
+                                f"stop {run['stop']:.2f} s", flush=True))
     for what in ("start", "stop"):
         base, this = (statistics.median(r[what] for r in runs[n]) for n in ("base", "this"))
         print(f"{what}: median base {base:.2f} s, this {this:.2f} s, {base / this:.1f}x")
