@@ -31,8 +31,8 @@ from typing import Any, Iterable
 from . import loads, model, server
 from .collector import fewer_collections
 from .errors import LineageError, ParseError
-from .pipeline import (LoadResult, Progress, _load_props, expand, first_result, identity,
-                       is_url, parse_to_spool, raise_failures, sha256_of)
+from .pipeline import (LoadResult, Progress, _load_props, _Spool, expand, first_result,
+                       identity, is_url, parse_to_spool, raise_failures, sha256_of)
 from .records import as_json, scalar_type
 from .redact import redact_url
 from .settings import LoadOptions
@@ -113,8 +113,16 @@ class _Graph:
         nodes that another input stated as something else are left out (reported)."""
         duplicates = self._identity_conflicts(spool, prefix, report) if self.nodes else set()
         stats = WriteStats()
-        nodes, edges, kinds = self.nodes, self.edges, model.NODE_KINDS
-        for label, uid, props, extra in spool.node_rows():  # tuples: no Node built for each
+        self.fold_nodes(spool.node_rows(), tag, stats, duplicates)
+        self.fold_edges(spool.edge_rows(), tag, stats, duplicates)
+        return stats, duplicates
+
+    def fold_nodes(self, rows: Iterable[tuple], tag: str, stats: WriteStats,
+                   duplicates: set = frozenset()) -> None:
+        """Fold node rows ``(kind label, uid, props, extra labels)`` in (later properties
+        win, ``None`` never erases, labels add up), except the uids in ``duplicates``."""
+        nodes, kinds = self.nodes, model.NODE_KINDS
+        for label, uid, props, extra in rows:  # tuples: no Node built for each
             if uid in duplicates:
                 continue
             stats.node_rows += 1
@@ -129,7 +137,13 @@ class _Graph:
             have[1].update(props)
             if tag not in have[2]:
                 have[2].append(tag)
-        for rel, start, end, props, key in spool.edge_rows():
+
+    def fold_edges(self, rows: Iterable[tuple], tag: str, stats: WriteStats,
+                   duplicates: set = frozenset()) -> None:
+        """Fold relationship rows ``(type, start, end, props, key)`` in (one per type, ends
+        and key); one whose end is not a node of the graph is counted as unresolved."""
+        nodes, edges = self.nodes, self.edges
+        for rel, start, end, props, key in rows:
             if start in duplicates or end in duplicates:
                 continue
             stats.edge_rows += 1
@@ -147,7 +161,6 @@ class _Graph:
             have[0].update(props)
             if tag not in have[1]:
                 have[1].append(tag)
-        return stats, duplicates
 
     def _identity_conflicts(self, spool, prefix: str, report: LoadReport) -> set[str]:
         """As :func:`lineage.writer.identity_conflicts`: uids other inputs of this bulk load
@@ -176,6 +189,12 @@ class _Graph:
             report.extra["duplicate_uids_of_other_inputs"] = len(found)
         return set(found)
 
+    def clear(self) -> None:
+        """Forget everything folded (a failed first input)."""
+        self.nodes.clear()
+        self.edges.clear()
+        self.empty_lists.clear()
+
     def tagged(self) -> dict[str, list[int]]:
         """Per tag: how many nodes and relationships carry it."""
         counts: dict[str, list[int]] = {}
@@ -186,6 +205,58 @@ class _Graph:
             for tag in tags:
                 counts.setdefault(tag, [0, 0])[1] += 1
         return counts
+
+
+class _FoldingSpool(_Spool):
+    """The spool of the first input of a bulk load: its records are folded into the (still
+    empty) graph while the input is read, not kept on disk and read back after it (the
+    reader runs in a child process; this one has time to fold meanwhile). What the input
+    stated is the whole graph, so a failed input is undone by emptying the graph.
+
+    A relationship is folded as soon as both its ends are nodes of the graph; one that
+    names a node not read yet waits for the end of the input (as do later statements of
+    the same relationship, which keeps their order), then is folded or counted unresolved,
+    as :meth:`_Graph.add_input` would have.
+    """
+
+    def __init__(self, graph: _Graph, tag: str):  # no temporary files: nothing is kept
+        assert not graph.nodes and not graph.edges, "only the first input of a bulk load"
+        self.graph, self.tag, self.stats = graph, tag, WriteStats()
+        self._node_buf, self._edge_buf = [], []
+        self.node_counts, self.edge_counts = {}, {}
+        self._waiting: list[tuple] = []  # relationships whose ends were not all read yet
+        self._waiting_ids: set[tuple] = set()
+
+    def _flush_nodes(self) -> None:
+        self.graph.fold_nodes(self._node_buf, self.tag, self.stats)
+        self._node_buf = []
+
+    def _flush_edges(self) -> None:
+        nodes, waiting, waiting_ids = self.graph.nodes, self._waiting, self._waiting_ids
+        ready = []
+        for row in self._edge_buf:
+            rel, start, end, _, key = row
+            if start in nodes and end in nodes and not (
+                    waiting_ids and (rel, start, end, key or None) in waiting_ids):
+                ready.append(row)
+            else:
+                waiting.append(row)
+                waiting_ids.add((rel, start, end, key or None))
+        self.graph.fold_edges(ready, self.tag, self.stats)
+        self._edge_buf = []
+
+    def seal(self) -> None:
+        super().seal()
+        self.graph.fold_edges(self._waiting, self.tag, self.stats)
+        self._waiting, self._waiting_ids = [], set()
+
+    def node_rows(self):
+        raise TypeError("a folding spool keeps no rows: they are in the graph")
+
+    edge_rows = node_rows
+
+    def close(self) -> None:
+        self._node_buf = self._edge_buf = self._waiting = []
 
 
 # ------------------------------------------------------------------ CSV
@@ -331,9 +402,15 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
             if not is_url(item.path):
                 result.sha256 = sha256_of(item.path)
             report = LoadReport(item.path, fmt.name, lenient=options.lenient, options=options)
+            tag = loads.tag_of(lid, 1)
+            # the first input with content folds while it is read (the graph is empty, so
+            # there is nothing it could conflict with, and a failure just empties it again)
+            folding = _FoldingSpool(graph, tag) if not graph.nodes else None
             try:
-                spool = parse_to_spool(item, report)
+                spool = parse_to_spool(item, report, folding)
             except ParseError as exc:
+                if folding is not None:
+                    graph.clear()
                 result.status, result.error = "failed", str(exc)
                 result.report, result.seconds = report.summary(), time.perf_counter() - t0
                 loaded.append((result, lid, started))
@@ -350,7 +427,8 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
                 if not result.nodes and not result.edges:
                     result.status = "empty"
                 else:
-                    stats, _ = graph.add_input(spool, loads.tag_of(lid, 1), f"{lid}:", report)
+                    stats = (spool.stats if folding is not None
+                             else graph.add_input(spool, tag, f"{lid}:", report)[0])
                     result.write.add(stats)
                     result.status = "loaded"
             finally:

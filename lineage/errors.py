@@ -25,6 +25,9 @@ class ParseError(LineageError):
         found_part = f", found {found[:120]!r}" if found else ""
         super().__init__(f"{loc}: expected {expected}{found_part}")
 
+    def __reduce__(self):  # pickled as its parts (a reader in a child process raises it)
+        return type(self), (self.path, self.where, self.expected, self.found)
+
 
 class InputsFailed(ParseError):
     """Some inputs of a load were malformed: the others were loaded. ``failures`` holds each
@@ -42,6 +45,9 @@ class InputsFailed(ParseError):
         lines = [f"{len(failures)} inputs failed (the others were loaded):"]
         lines += [f"  {f}" for f in failures]
         self.args = ("\n".join(lines),)
+
+    def __reduce__(self):
+        return type(self), (self.failures, self.results)
 
     def __str__(self) -> str:
         return self.args[0]

@@ -22,9 +22,9 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
-from . import loads, model
+from . import loads, model, reader_process
 from .collector import fewer_collections
 from .sources import SOURCES
 from .sources import registry as loaders
@@ -173,26 +173,43 @@ class _Spool:
         """Keep one record, checked against the model first (so an undeclared property, a
         wrong type or an unindexable value fails here, before anything is written)."""
         if isinstance(record, Node):
-            props = record.kind.check(record.props)
-            if "kind" in props or "loads" in props:
-                raise model.ModelError(record.kind.label, "kind" if "kind" in props else "loads",
-                                       "is set by the writer, not by loaders")
-            problem = record.kind.index_problem(props)
-            if problem:
-                raise model.ModelError(record.kind.label, None, f"{record.uid[:200]}: {problem}")
-            self._node_buf.append((record.kind.label, record.uid, props, record.extra_labels))
-            self.node_counts[record.kind.label] = self.node_counts.get(record.kind.label, 0) + 1
-            if len(self._node_buf) >= _CHUNK:
-                self._flush_nodes()
+            self.add_node(record.kind, record.uid, record.props, record.extra_labels)
         elif isinstance(record, Edge):
-            props = record.rel.check(record.props)
-            check_relation(record)
-            self._edge_buf.append((record.rel.name, record.start, record.end, props, record.key))
-            self.edge_counts[record.rel.name] = self.edge_counts.get(record.rel.name, 0) + 1
-            if len(self._edge_buf) >= _CHUNK:
-                self._flush_edges()
+            self.add_edge(record.rel, record.start, record.end, record.props, record.key)
         else:
-            raise TypeError(f"a loader yielded {type(record).__name__}, not a Node or Edge")
+            raise TypeError(getattr(record, "refusal", None)  # see reader_process.Refused
+                            or f"a loader yielded {type(record).__name__}, not a Node or Edge")
+
+    def add_row(self, row: tuple | Any) -> None:
+        """:meth:`add` for a record as :mod:`lineage.reader_process` sends it: ``(kind,
+        uid, props, extra labels)`` or ``(rel, start, end, props, key)``."""
+        if type(row) is not tuple:
+            self.add(row)
+        elif len(row) == 4:
+            self.add_node(*row)
+        else:
+            self.add_edge(*row)
+
+    def add_node(self, kind: model.NodeKind, uid: str, props: dict, extra: tuple) -> None:
+        props = kind.check(props)
+        if "kind" in props or "loads" in props:
+            raise model.ModelError(kind.label, "kind" if "kind" in props else "loads",
+                                   "is set by the writer, not by loaders")
+        problem = kind.index_problem(props)
+        if problem:
+            raise model.ModelError(kind.label, None, f"{uid[:200]}: {problem}")
+        self._node_buf.append((kind.label, uid, props, extra))
+        self.node_counts[kind.label] = self.node_counts.get(kind.label, 0) + 1
+        if len(self._node_buf) >= _CHUNK:
+            self._flush_nodes()
+
+    def add_edge(self, rel: model.RelType, start: str, end: str, props: dict, key: str) -> None:
+        props = rel.check(props)
+        check_ends(rel.name, start, end)
+        self._edge_buf.append((rel.name, start, end, props, key))
+        self.edge_counts[rel.name] = self.edge_counts.get(rel.name, 0) + 1
+        if len(self._edge_buf) >= _CHUNK:
+            self._flush_edges()
 
     def _flush_nodes(self) -> None:
         pickle.dump(self._node_buf, self.nodes, protocol=pickle.HIGHEST_PROTOCOL)
@@ -256,28 +273,43 @@ def check_relation(edge: Edge) -> None:
     ...
     lineage.model.core.ModelError: USED: (:Host)-[:USED]->(:Host) is not declared in the model
     """
-    start, end = model.kind_of_uid(edge.start), model.kind_of_uid(edge.end)
-    if start is None or end is None or (edge.rel.name, start.label, end.label) not in _DECLARED:
-        pattern = (f"(:{start.label if start else '?'})-[:{edge.rel.name}]->"
-                   f"(:{end.label if end else '?'})")
-        raise model.ModelError(edge.rel.name, None, f"{pattern} is not declared in the model")
+    check_ends(edge.rel.name, edge.start, edge.end)
 
 
-def parse_to_spool(item: Input, report: LoadReport) -> _Spool:
-    """Parse one input completely into a spool (raises on malformed input in strict mode)."""
-    spool = _Spool()
+def check_ends(rel: str, start_uid: str, end_uid: str) -> None:
+    """:func:`check_relation` for a relationship type's name and its ends' uids."""
+    start, end = model.kind_of_uid(start_uid), model.kind_of_uid(end_uid)
+    if start is None or end is None or (rel, start.label, end.label) not in _DECLARED:
+        pattern = f"(:{start.label if start else '?'})-[:{rel}]->(:{end.label if end else '?'})"
+        raise model.ModelError(rel, None, f"{pattern} is not declared in the model")
+
+
+def parse_to_spool(item: Input, report: LoadReport, spool: _Spool | None = None) -> _Spool:
+    """Parse one input completely into a spool (raises on malformed input in strict mode);
+    ``spool`` is one to use instead of a new one (the bulk load's folding spool)."""
+    spool = _Spool() if spool is None else spool
     try:
         assert item.format is not None
         source = Path(item.path) if not is_url(item.path) else item.path
         with fewer_collections():
-            for number, record in enumerate(item.format.parse(source, report), 1):
-                if number % 1000 == 0:
-                    report.tick(number)
-                try:
-                    spool.add(record)
-                except (TypeError, model.ModelError) as exc:  # strict: nothing of the input
-                    report.skip(redact_url(item.path), f"graph record {number}",
-                                "a record the graph model allows", str(exc))
+            # a large file is read on a second core, in a child process (reader_process)
+            if reader_process.worth_a_process(item.format, source, report.options):
+                rows = reader_process.records(item.format.parse, source, report)
+                add = spool.add_row
+            else:
+                rows = item.format.parse(source, report)
+                add = spool.add
+            try:
+                for number, record in enumerate(rows, 1):
+                    if number % 1000 == 0:
+                        report.tick(number)
+                    try:
+                        add(record)
+                    except (TypeError, model.ModelError) as exc:  # strict: nothing of the input
+                        report.skip(redact_url(item.path), f"graph record {number}",
+                                    "a record the graph model allows", str(exc))
+            finally:  # now, not when the traceback holding it goes: a reader process ends
+                getattr(rows, "close", lambda: None)()
         spool.seal()
     except model.ModelError as exc:  # a reader could not build a uid: a missing or odd id
         spool.close()

@@ -34,6 +34,9 @@ class LoadOptions:
     #: the name of the Chimbuko run the inputs belong to (default: from their directory)
     chimbuko_run: str | None = None
     unqlite_probe_seconds: float = field(default=30.0, compare=False)
+    #: file inputs of at least this many bytes are read in a child process while this one
+    #: checks and spools their records (lineage.reader_process); ``None``: never
+    reader_process_bytes: int | None = field(default=16 << 20, compare=False)
 
     def __post_init__(self) -> None:
         if self.xalt_env not in XALT_ENV_MODES:
@@ -58,6 +61,17 @@ def _int(env: Mapping[str, str], name: str, default: int) -> int:
         return int(text) if text not in (None, "") else default
     except ValueError:
         raise ValueError(f"{name}={text!r}: expected a whole number") from None
+
+
+def _bytes_or_off(env: Mapping[str, str], name: str, default: int) -> int | None:
+    """A size in bytes, or ``None`` for ``off``.
+
+    >>> _bytes_or_off({"X": "off"}, "X", 5), _bytes_or_off({"X": "0"}, "X", 5)
+    (None, 0)
+    """
+    if (env.get(name) or "").strip().lower() in ("off", "never", "none"):
+        return None
+    return _int(env, name, default)
 
 
 def _float(env: Mapping[str, str], name: str, default: float) -> float:
@@ -152,7 +166,8 @@ class Settings:
         load = LoadOptions(
             lenient=values.pop("lenient", False),
             xalt_env=values.pop("xalt_env", "filtered"),
-            unqlite_probe_seconds=_float(env, "LINEAGE_UNQLITE_PROBE_SECONDS", 30.0))
+            unqlite_probe_seconds=_float(env, "LINEAGE_UNQLITE_PROBE_SECONDS", 30.0),
+            reader_process_bytes=_bytes_or_off(env, "LINEAGE_READER_PROCESS_BYTES", 16 << 20))
         values.setdefault("neo4j_uri", None)
         return cls(ci=bool(env.get("CI")), load=load,
                    config_file=str(path) if path else None,

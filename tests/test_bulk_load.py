@@ -21,9 +21,12 @@ import pytest
 
 from lineage import server
 from lineage.api import Lineage
-from lineage.bulk import BulkRefused, _Graph, csv_field, write_csv
+from lineage.bulk import BulkRefused, _FoldingSpool, _Graph, csv_field, write_csv
 from lineage.connection import Graph, Settings
 from lineage.errors import LineageError
+from lineage.pipeline import expand, parse_to_spool
+from lineage.sources.base import LoadReport
+from lineage.writer import WriteStats
 
 from . import graphcheck
 from .conftest import SAMPLES, TEST_STATE
@@ -135,7 +138,10 @@ def test_bulk_refuses_a_server_that_is_not_the_managed_one(lin, bulk_lin):
     assert graphcheck.of(lin).nodes == 0
 
 
-def test_a_malformed_input_is_left_out_of_a_bulk_load(bulk_lin, tmp_path):
+@pytest.mark.parametrize("bad_first", [False, True], ids=["good-then-bad", "bad-then-good"])
+def test_a_malformed_input_is_left_out_of_a_bulk_load(bulk_lin, tmp_path, bad_first):
+    """The first input is folded while it is read (a failure there empties the graph
+    again), the others after: the bad one is left out either way."""
     bulk_lin.reset(force=True)
     bad = tmp_path / "bad.bp"
     good = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
@@ -143,7 +149,7 @@ def test_a_malformed_input_is_left_out_of_a_bulk_load(bulk_lin, tmp_path):
     from lineage.errors import ParseError
 
     with pytest.raises(ParseError) as caught:
-        bulk_lin.load([good, bad], bulk=True)
+        bulk_lin.load([bad, good] if bad_first else [good, bad], bulk=True)
     statuses = {Path(r.path).name: r.status for r in caught.value.results}
     assert statuses == {"blackdiamond-4.0.bp": "loaded", "bad.bp": "failed"}
     tags = bulk_lin.query("MATCH (n:Lineage) UNWIND n.loads AS t RETURN DISTINCT t")
@@ -253,3 +259,70 @@ def test_each_row_gets_the_header_of_its_own_value_types(tmp_path):
     assert typed[("n:1", "n:2")]["w:long"] == "1"
     assert typed[("n:2", "n:3")]["w:double"] == "1.0" and typed[("n:2", "n:3")]["key:string"] == "k"
     assert len(rel_files) == 2
+
+
+# ------------------------------------------------------------------ the first input's fold
+def _folded_both_ways(item) -> tuple[_Graph, WriteStats, _Graph, WriteStats]:
+    """One input folded while it is read (the first input of a bulk load) and from its
+    spool afterwards (every later one)."""
+    report = LoadReport(item.path, item.format.name)
+    eager = _Graph()
+    spool = parse_to_spool(item, report, _FoldingSpool(eager, "t"))
+    eager_stats = spool.stats
+    later = _Graph()
+    spool = parse_to_spool(item, LoadReport(item.path, item.format.name))
+    try:
+        later_stats, _ = later.add_input(spool, "t", "p:", report)
+    finally:
+        spool.close()
+    return eager, eager_stats, later, later_stats
+
+
+@pytest.mark.parametrize("item", [i for i in expand([SAMPLES]) if i.format is not None],
+                         ids=lambda i: i.path.rsplit("/", 1)[-1])
+def test_the_first_input_folds_while_read_as_it_would_after(item):
+    eager, eager_stats, later, later_stats = _folded_both_ways(item)
+    assert later.nodes and eager.nodes == later.nodes and eager.edges == later.edges
+    assert eager_stats == later_stats
+
+
+def test_relationships_read_before_their_ends_keep_their_order(tmp_path):
+    """A relationship naming a node not read yet waits, and so do later statements of it:
+    the last one's properties win, as when folded after the input; one whose end never
+    comes is unresolved."""
+    from lineage import model
+    from lineage.pipeline import Input
+    from lineage.records import Edge, Node
+    from lineage.sources.base import Format
+
+    job, wf, user = (model.NODE_KINDS[k] for k in ("Job", "Workflow", "User"))
+    part_of, by = model.REL_TYPES["PART_OF"], model.REL_TYPES["WAS_ASSOCIATED_WITH"]
+    j = lambda n: Node(job, job.uid("w", f"j{n}"), {"job_id": f"j{n}", "xwf_id": "w"})
+    edge = lambda n, key: Edge(part_of, job.uid("w", f"j{n}"), wf.uid("w"), {}, key)
+    ran_by = lambda site, key: Edge(by, wf.uid("w"), user.uid("u"), {"site": site}, key)
+
+    def parse(path, report):  # the spool folds 1,000 rows at a time (pipeline._CHUNK)
+        yield Node(wf, wf.uid("w"), {"xwf_id": "w"})
+        yield ran_by("first", "a")  # the user is not folded yet when this is: waits
+        for n in range(3, 1002):  # the first 1,000 relationships go before their ends
+            yield edge(n, "")
+        yield Node(user, user.uid("u"), {"name": "u"})
+        for n in range(3, 1002):  # the nodes' first 1,000 go (with the workflow and user)
+            yield j(n)
+        yield ran_by("second", "a")  # both ends are known now, but it waits behind "first"
+        yield ran_by("other", "b")  # known ends, nothing waiting: folded at once
+        yield edge(2, "c")  # j2 never comes: unresolved at the end
+        for n in range(3, 1000):  # a second 1,000 relationships, folded before the end
+            yield edge(n, "again")
+
+    path = tmp_path / "x.txt"
+    path.write_text("x")
+    item = Input(str(path), Format("test", "test", lambda p, h: False, parse), True)
+    eager, eager_stats, later, later_stats = _folded_both_ways(item)
+    assert eager.nodes == later.nodes and eager.edges == later.edges
+    assert eager_stats == later_stats
+    assert eager_stats.unresolved_edges == 1 and eager_stats.edges_written == 1999
+    assert len(eager.edges) == 1998
+    ran = {key: props["site"] for (rel, _, _, key), (props, _) in eager.edges.items()
+           if rel == "WAS_ASSOCIATED_WITH"}
+    assert ran == {"a": "second", "b": "other"}

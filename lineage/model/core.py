@@ -77,6 +77,9 @@ class ModelError(ValueError):
         self.kind, self.prop, self.problem = kind, prop, problem
         super().__init__(f"{kind}.{prop}: {problem}" if prop else f"{kind}: {problem}")
 
+    def __reduce__(self):  # pickled as its parts (a reader in a child process raises it)
+        return type(self), (self.kind, self.prop, self.problem)
+
 
 def escape_part(part: str) -> str:
     """A uid part with ``%`` and ``:`` percent-encoded, so the parts can be told apart.

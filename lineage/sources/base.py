@@ -133,3 +133,6 @@ class Format:
     description: str = ""
     fallback: bool = False  # read a file with this format when its source is forced
     url_tables: tuple[str, ...] = ()  # tables a database URL must have to be this format
+    #: the parser reads in a process of its own already (a third one would only cost: the
+    #: Chimbuko UnQLite reader), so lineage.reader_process leaves it in this one
+    own_process: bool = False

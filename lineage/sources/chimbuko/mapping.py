@@ -1017,6 +1017,7 @@ FORMATS = [
         source="chimbuko",
         detect=detect_unqlite,
         parse=parse_unqlite,
+        own_process=True,  # _ShardReader
         description="Chimbuko provenance database UnQLite files (provdb.<n>.unqlite, "
                     "provdb.global.unqlite)",
     ),
