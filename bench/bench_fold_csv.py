@@ -47,8 +47,9 @@ def fold_and_write_once(root: str, path: str) -> dict:
         t2 = time.perf_counter()
         spool.close()
         digest = hashlib.sha256()
-        for csv_file in nodes + rels:
-            digest.update(csv_file.read_bytes())
+        for group in nodes + rels:  # a header and a data file (a file each, before)
+            for csv_file in (group if isinstance(group, tuple) else (group,)):
+                digest.update(csv_file.read_bytes())
     return {"fold": t1 - t0, "csv": t2 - t1, "sha256": digest.hexdigest(),
             "elements": len(graph.nodes) + len(graph.edges)}
 

@@ -20,13 +20,14 @@ database.
 
 from __future__ import annotations
 
+import operator
 import os
 import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from . import loads, model, server
 from .collector import fewer_collections
@@ -260,35 +261,79 @@ class _FoldingSpool(_Spool):
 
 
 # ------------------------------------------------------------------ CSV
-class _Files:
-    """One CSV file per header (labels or type, and property names with their types)."""
+class _Group:
+    """One neo4j-admin input group: a header file and a data file whose columns grow as new
+    properties come (a row leaves out the trailing columns it has no value for, which the
+    import reads as no value). neo4j-admin takes ~0.17 s per input file whatever its size,
+    so every row shares one group unless one of its property names is typed otherwise there."""
 
-    def __init__(self, directory: Path, stem: str):
-        self.directory, self.stem = directory, stem
-        self.open: dict[tuple, Any] = {}
-        self.paths: list[Path] = []
+    def __init__(self, directory: Path, stem: str, columns: tuple[str, ...]):
+        self.header = directory / f"{stem}-header.csv"
+        self.data = directory / f"{stem}.csv"
+        self.columns = list(columns)  # the header's columns, ``name:type``
+        self.position: dict[str, tuple[str, int]] = {}  # property name -> (type, column)
+        self.fh = open(self.data, "w", encoding="utf-8", newline="")
 
-    def writer(self, header: tuple[str, ...]):
-        fh = self.open.get(header)
-        if fh is None:
-            path = self.directory / f"{self.stem}-{len(self.paths)}.csv"
-            fh = open(path, "w", encoding="utf-8", newline="")
-            fh.write(",".join(header) + "\n")
-            self.open[header] = fh
-            self.paths.append(path)
-        return fh
+    def takes(self, names: list[str], types: list[str]) -> bool:
+        """Whether no property of the row has another type in this group."""
+        position = self.position
+        return all(position.get(name, (t,))[0] == t for name, t in zip(names, types))
 
-    def close(self) -> None:
-        for fh in self.open.values():
-            fh.close()
+    def layout(self, fixed: int, names: list[str], types: list[str]) -> Callable:
+        """The row's fields (``fixed`` leading ones, then one per property, then "") as
+        this group's columns: an ``itemgetter`` (one C call per row)."""
+        blank = fixed + len(names)  # the index of the trailing "" in the row's fields
+        at: list[int] = list(range(fixed))
+        for i, (name, t) in enumerate(zip(names, types)):
+            if name not in self.position:
+                self.position[name] = (t, len(self.columns))
+                self.columns.append(f"{_name(name)}:{t}")
+            column = self.position[name][1]
+            at.extend([blank] * (column + 1 - len(at)))
+            at[column] = fixed + i
+        return operator.itemgetter(*at)
+
+    def close(self) -> tuple[Path, Path]:
+        self.fh.close()
+        self.header.write_text(",".join(self.columns) + "\n", encoding="utf-8")
+        return self.header, self.data
 
 
-def write_csv(graph: _Graph, directory: Path) -> tuple[list[Path], list[Path]]:
-    """The folded graph as neo4j-admin CSV: node files (``uid:ID``, ``:LABEL``, typed
-    properties) and relationship files (``:START_ID``, ``:END_ID``, ``:TYPE``, typed
-    properties); one file per distinct header."""
-    node_files, rel_files = _Files(directory, "nodes"), _Files(directory, "relationships")
-    headers: dict[tuple, tuple] = {}
+class _Groups:
+    """The input groups of one element kind (nodes or relationships), and each row shape's
+    place in them, kept per property names and value types (a load has a few dozen)."""
+
+    def __init__(self, directory: Path, stem: str, columns: tuple[str, ...]):
+        self.directory, self.stem, self.columns = directory, stem, columns
+        self.groups: list[_Group] = []
+        self.shapes: dict[tuple, tuple] = {}
+
+    def place(self, names: list[str], values: list) -> tuple:
+        """(file, fields-to-line getter) of a row with these property names and values."""
+        key = (*names, *[type(v) if type(v) is not list else (list, type(v[0]))
+                         for v in values])
+        found = self.shapes.get(key)
+        if found is None:
+            types = [csv_type(v) for v in values]
+            group = next((g for g in self.groups if g.takes(names, types)), None)
+            if group is None:
+                group = _Group(self.directory, f"{self.stem}-{len(self.groups)}", self.columns)
+                self.groups.append(group)
+            found = self.shapes[key] = (group.fh, group.layout(len(self.columns), names, types))
+        return found
+
+    def close(self) -> list[tuple[Path, Path]]:
+        return [group.close() for group in self.groups]
+
+
+def write_csv(graph: _Graph, directory: Path) -> tuple[list[tuple[Path, Path]],
+                                                      list[tuple[Path, Path]]]:
+    """The folded graph as neo4j-admin CSV: node groups (``uid:ID``, ``:LABEL``, typed
+    properties) and relationship groups (``:START_ID``, ``:END_ID``, ``:TYPE``, typed
+    properties), each a (header file, data file) pair; one group per element kind unless a
+    property name comes with two value types."""
+    nodes, rels = (_Groups(directory, "nodes", _NODE_COLUMNS),
+                   _Groups(directory, "relationships", _REL_COLUMNS))
     field = csv_field
     try:
         for uid, (labels, props, tags) in graph.nodes.items():
@@ -297,9 +342,9 @@ def write_csv(graph: _Graph, directory: Path) -> tuple[list[Path], list[Path]]:
                 graph.empty_lists.append({"uid": uid, "props": {k: [] for k in props
                                                                 if props[k] == []}})
             values = [props[k] for k in names]
-            header = _header(headers, _NODE_COLUMNS, names, values)
-            line = ",".join([field(uid), field(labels), field(tags), *map(field, values)])
-            node_files.writer(header).write(line + "\n")
+            fh, line = nodes.place(names, values)
+            fh.write(",".join(line([field(uid), field(labels), field(tags),
+                                    *map(field, values), ""])) + "\n")
         for (rel, start, end, key), (props, tags) in graph.edges.items():
             if key is not None:
                 props = {**props, "key": key}
@@ -308,29 +353,16 @@ def write_csv(graph: _Graph, directory: Path) -> tuple[list[Path], list[Path]]:
                 graph.empty_lists.append({"start": start, "end": end, "type": rel, "key": key,
                                           "props": {k: [] for k in props if props[k] == []}})
             values = [props[k] for k in names]
-            header = _header(headers, _REL_COLUMNS, names, values)
-            line = ",".join([field(start), field(end), rel, field(tags), *map(field, values)])
-            rel_files.writer(header).write(line + "\n")
+            fh, line = rels.place(names, values)
+            fh.write(",".join(line([field(start), field(end), rel, field(tags),
+                                    *map(field, values), ""])) + "\n")
     finally:
-        node_files.close()
-        rel_files.close()
-    return node_files.paths, rel_files.paths
+        node_groups, rel_groups = nodes.close(), rels.close()
+    return node_groups, rel_groups
 
 
 _NODE_COLUMNS = ("uid:ID", ":LABEL", "loads:string[]")
 _REL_COLUMNS = (":START_ID", ":END_ID", ":TYPE", "loads:string[]")
-
-
-def _header(cache: dict, columns: tuple, names: list[str], values: list) -> tuple[str, ...]:
-    """The CSV header of a row: ``columns``, then ``name:type`` per property; kept per
-    property names and value types (a load has a few dozen distinct ones)."""
-    key = (columns, *names, *[type(v) if type(v) is not list else (list, type(v[0]))
-                              for v in values])
-    header = cache.get(key)
-    if header is None:
-        header = cache[key] = (*columns, *(f"{_name(k)}:{csv_type(v)}"
-                                           for k, v in zip(names, values)))
-    return header
 
 
 def _name(key: str) -> str:
