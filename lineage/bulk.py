@@ -27,7 +27,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from . import loads, model, server
 from .collector import fewer_collections
@@ -261,104 +261,145 @@ class _FoldingSpool(_Spool):
 
 
 # ------------------------------------------------------------------ CSV
-class _Group:
-    """One neo4j-admin input group: a header file and a data file whose columns grow as new
-    properties come (a row leaves out the trailing columns it has no value for, which the
-    import reads as no value). neo4j-admin takes ~0.17 s per input file whatever its size,
-    so every row shares one group unless one of its property names is typed otherwise there."""
-
-    def __init__(self, directory: Path, stem: str, columns: tuple[str, ...]):
-        self.header = directory / f"{stem}-header.csv"
-        self.data = directory / f"{stem}.csv"
-        self.columns = list(columns)  # the header's columns, ``name:type``
-        self.position: dict[str, tuple[str, int]] = {}  # property name -> (type, column)
-        self.fh = open(self.data, "w", encoding="utf-8", newline="")
-
-    def takes(self, names: list[str], types: list[str]) -> bool:
-        """Whether no property of the row has another type in this group."""
-        position = self.position
-        return all(position.get(name, (t,))[0] == t for name, t in zip(names, types))
-
-    def layout(self, fixed: int, names: list[str], types: list[str]) -> Callable:
-        """The row's fields (``fixed`` leading ones, then one per property, then "") as
-        this group's columns: an ``itemgetter`` (one C call per row)."""
-        blank = fixed + len(names)  # the index of the trailing "" in the row's fields
-        at: list[int] = list(range(fixed))
-        for i, (name, t) in enumerate(zip(names, types)):
-            if name not in self.position:
-                self.position[name] = (t, len(self.columns))
-                self.columns.append(f"{_name(name)}:{t}")
-            column = self.position[name][1]
-            at.extend([blank] * (column + 1 - len(at)))
-            at[column] = fixed + i
-        return operator.itemgetter(*at)
-
-    def close(self) -> tuple[Path, Path]:
-        self.fh.close()
-        self.header.write_text(",".join(self.columns) + "\n", encoding="utf-8")
-        return self.header, self.data
+#: Rows of one shape (property names and value types) that get a file of their own; the rows
+#: of rarer shapes share one file (neo4j-admin takes ~0.17 s per input file whatever its
+#: size, and a row costs it more the more columns its file has: both measured, README)
+SHAPE_FILE_ROWS = 5000
 
 
-class _Groups:
-    """The input groups of one element kind (nodes or relationships), and each row shape's
-    place in them, kept per property names and value types (a load has a few dozen)."""
+class _Shape:
+    """The rows of one shape: kept in memory until there are SHAPE_FILE_ROWS of them, then
+    written to a file of their own (its header first), and the later ones straight after."""
+
+    __slots__ = ("names", "types", "rows", "fh")
+
+    def __init__(self, names: list[str], types: list[str]):
+        self.names, self.types = names, types
+        self.rows: list[list[str]] | None = []
+        self.fh = None
+
+
+class _Shapes:
+    """The CSV files of one element kind (nodes or relationships)."""
 
     def __init__(self, directory: Path, stem: str, columns: tuple[str, ...]):
         self.directory, self.stem, self.columns = directory, stem, columns
-        self.groups: list[_Group] = []
-        self.shapes: dict[tuple, tuple] = {}
+        self.shapes: dict[tuple, _Shape] = {}
+        self.files: list[Path] = []
 
-    def place(self, names: list[str], values: list) -> tuple:
-        """(file, fields-to-line getter) of a row with these property names and values."""
+    def shape(self, names: list[str], values: list) -> _Shape:
+        """The shape of a row with these property names and values (a load has a few dozen)."""
         key = (*names, *[type(v) if type(v) is not list else (list, type(v[0]))
                          for v in values])
         found = self.shapes.get(key)
         if found is None:
-            types = [csv_type(v) for v in values]
-            group = next((g for g in self.groups if g.takes(names, types)), None)
-            if group is None:
-                group = _Group(self.directory, f"{self.stem}-{len(self.groups)}", self.columns)
-                self.groups.append(group)
-            found = self.shapes[key] = (group.fh, group.layout(len(self.columns), names, types))
+            found = self.shapes[key] = _Shape(names, [csv_type(v) for v in values])
         return found
 
-    def close(self) -> list[tuple[Path, Path]]:
-        return [group.close() for group in self.groups]
+    def own_file(self, shape: _Shape) -> None:
+        """Give a shape that has reached SHAPE_FILE_ROWS its own file."""
+        shape.fh = self._open([*self.columns, *(f"{_name(k)}:{t}"
+                                                for k, t in zip(shape.names, shape.types))])
+        shape.fh.writelines(",".join(row) + "\n" for row in shape.rows)
+        shape.rows = None
+
+    def _open(self, columns: list[str]):
+        path = self.directory / f"{self.stem}-{len(self.files)}.csv"
+        fh = open(path, "w", encoding="utf-8", newline="")
+        fh.write(",".join(columns) + "\n")
+        self.files.append(path)
+        return fh
+
+    def abandon(self) -> None:
+        """Close the files (a write that failed: the directory goes)."""
+        for shape in self.shapes.values():
+            if shape.fh is not None:
+                shape.fh.close()
+
+    def close(self) -> list[tuple[Path]]:
+        """Write the rarer shapes' rows into shared files (one unless a property name comes
+        with two types: such a name's rows go to another), close, list the files."""
+        fixed = len(self.columns)
+        groups: list[dict[str, tuple[str, int]]] = []  # per file: name -> (type, column)
+        members: list[list[_Shape]] = []
+        for shape in self.shapes.values():
+            if shape.fh is not None:
+                shape.fh.close()
+                continue
+            pairs = list(zip(shape.names, shape.types))
+            for group, shapes in zip(groups, members):
+                if all(group.get(name, (t,))[0] == t for name, t in pairs):
+                    break
+            else:
+                group, shapes = {}, []
+                groups.append(group)
+                members.append(shapes)
+            for name, t in pairs:
+                group.setdefault(name, (t, fixed + len(group)))
+            shapes.append(shape)
+        for group, shapes in zip(groups, members):
+            with self._open([*self.columns, *(f"{_name(name)}:{t}" for name, (t, _) in
+                                              sorted(group.items(), key=lambda g: g[1][1]))]) as fh:
+                for shape in shapes:  # its fields under the shared columns ("" between)
+                    last = fixed + len(shape.names)  # the index of the "" after a row's fields
+                    at = list(range(fixed)) + [last] * len(group)
+                    for i, name in enumerate(shape.names):
+                        at[group[name][1]] = fixed + i
+                    while len(at) > fixed and at[-1] == last:
+                        del at[-1]  # trailing columns left out: no value
+                    line = operator.itemgetter(*at)
+                    fh.writelines(",".join(line(row + [""])) + "\n" for row in shape.rows)
+        return [(path,) for path in self.files]
 
 
-def write_csv(graph: _Graph, directory: Path) -> tuple[list[tuple[Path, Path]],
-                                                      list[tuple[Path, Path]]]:
-    """The folded graph as neo4j-admin CSV: node groups (``uid:ID``, ``:LABEL``, typed
-    properties) and relationship groups (``:START_ID``, ``:END_ID``, ``:TYPE``, typed
-    properties), each a (header file, data file) pair; one group per element kind unless a
-    property name comes with two value types."""
-    nodes, rels = (_Groups(directory, "nodes", _NODE_COLUMNS),
-                   _Groups(directory, "relationships", _REL_COLUMNS))
-    field = csv_field
+def write_csv(graph: _Graph, directory: Path) -> tuple[list[tuple[Path]], list[tuple[Path]]]:
+    """The folded graph as neo4j-admin CSV: node files (``uid:ID``, ``:LABEL``, typed
+    properties) and relationship files (``:START_ID``, ``:END_ID``, ``:TYPE``, typed
+    properties), each with its header first, as neo4j-admin input groups (one file each);
+    a file per common row shape, one shared by the rarer ones."""
+    nodes, rels = (_Shapes(directory, "nodes", _NODE_COLUMNS),
+                   _Shapes(directory, "relationships", _REL_COLUMNS))
     try:
-        for uid, (labels, props, tags) in graph.nodes.items():
-            names = sorted(k for k, v in props.items() if v != [])
-            if len(names) < len(props):
-                graph.empty_lists.append({"uid": uid, "props": {k: [] for k in props
-                                                                if props[k] == []}})
-            values = [props[k] for k in names]
-            fh, line = nodes.place(names, values)
-            fh.write(",".join(line([field(uid), field(labels), field(tags),
-                                    *map(field, values), ""])) + "\n")
-        for (rel, start, end, key), (props, tags) in graph.edges.items():
-            if key is not None:
-                props = {**props, "key": key}
-            names = sorted(k for k, v in props.items() if v != [])
-            if len(names) < len(props):
-                graph.empty_lists.append({"start": start, "end": end, "type": rel, "key": key,
-                                          "props": {k: [] for k in props if props[k] == []}})
-            values = [props[k] for k in names]
-            fh, line = rels.place(names, values)
-            fh.write(",".join(line([field(start), field(end), rel, field(tags),
-                                    *map(field, values), ""])) + "\n")
-    finally:
-        node_groups, rel_groups = nodes.close(), rels.close()
-    return node_groups, rel_groups
+        _write_rows(graph, nodes, rels)
+    except BaseException:
+        nodes.abandon()
+        rels.abandon()
+        raise
+    return nodes.close(), rels.close()
+
+
+def _write_rows(graph: _Graph, nodes: _Shapes, rels: _Shapes) -> None:
+    field, big = csv_field, SHAPE_FILE_ROWS
+    for uid, (labels, props, tags) in graph.nodes.items():
+        names = sorted(k for k, v in props.items() if v != [])
+        if len(names) < len(props):
+            graph.empty_lists.append({"uid": uid, "props": {k: [] for k in props
+                                                            if props[k] == []}})
+        values = [props[k] for k in names]
+        shape = nodes.shape(names, values)
+        fields = [field(uid), field(labels), field(tags), *map(field, values)]
+        if shape.fh is not None:
+            shape.fh.write(",".join(fields) + "\n")
+        else:
+            shape.rows.append(fields)
+            if len(shape.rows) >= big:
+                nodes.own_file(shape)
+    for (rel, start, end, key), (props, tags) in graph.edges.items():
+        if key is not None:
+            props = {**props, "key": key}
+        names = sorted(k for k, v in props.items() if v != [])
+        if len(names) < len(props):
+            graph.empty_lists.append({"start": start, "end": end, "type": rel, "key": key,
+                                      "props": {k: [] for k in props if props[k] == []}})
+        values = [props[k] for k in names]
+        shape = rels.shape(names, values)
+        fields = [field(start), field(end), rel, field(tags), *map(field, values)]
+        if shape.fh is not None:
+            shape.fh.write(",".join(fields) + "\n")
+        else:
+            shape.rows.append(fields)
+            if len(shape.rows) >= big:
+                rels.own_file(shape)
 
 
 _NODE_COLUMNS = ("uid:ID", ":LABEL", "loads:string[]")

@@ -234,21 +234,21 @@ def test_a_list_value_holding_the_array_delimiter_is_refused(value):
         csv_field(value)
 
 
-def _csv_rows(groups) -> list[tuple[int, dict]]:
-    """Each row of (header file, data file) groups as {column: field}, with its group."""
+def _csv_rows(files) -> list[tuple[int, dict]]:
+    """Each row of the CSV files (header first) as {column: field}, with its file's index."""
     out = []
-    for number, (header, data) in enumerate(groups):
-        [columns] = list(csv.reader(header.open(encoding="utf-8", newline="")))
-        for line in csv.reader(data.open(encoding="utf-8", newline="")):
-            assert len(line) <= len(columns)  # trailing columns may be left out
-            out.append((number, dict(zip(columns, line))))
+    for number, (path,) in enumerate(files):
+        header, *lines = list(csv.reader(path.open(encoding="utf-8", newline="")))
+        for line in lines:
+            assert len(line) <= len(header)  # trailing columns may be left out
+            out.append((number, dict(zip(header, line))))
     return out
 
 
 def test_each_row_gets_the_header_of_its_own_value_types(tmp_path):
-    """A property name typed one way in a group stays so: a long and a double, a boolean,
-    string and double lists of one name go to groups of their own (a header kept per names
-    alone would type the second row wrongly); rows of other names share the first group."""
+    """A property name typed one way in a file stays so: a long and a double, a boolean,
+    string and double lists of one name go to files of their own (a header kept per names
+    alone would type the second row wrongly); rows of other names share the first file."""
     graph = _Graph()
     rows = {"n:1": 3, "n:2": 2.5, "n:3": True, "n:4": ["a"], "n:5": [1.5], "n:6": 4}
     for uid, value in rows.items():
@@ -257,40 +257,63 @@ def test_each_row_gets_the_header_of_its_own_value_types(tmp_path):
     graph.nodes["n:7"] = [["Lineage"], {"kind": "Host", "name": "h", "y": 2.5}, ["t:1"]]
     graph.edges[("USED", "n:1", "n:2", None)] = [{"w": 1}, ["t:1"]]
     graph.edges[("USED", "n:2", "n:3", "k")] = [{"w": 1.0}, ["t:1"]]
-    node_groups, rel_groups = write_csv(graph, tmp_path)
-    typed = {row["uid:ID"]: (group, row) for group, row in _csv_rows(node_groups)}
+    node_files, rel_files = write_csv(graph, tmp_path)
+    typed = {row["uid:ID"]: (number, row) for number, row in _csv_rows(node_files)}
     assert typed["n:1"][1]["x:long"] == "3" and typed["n:6"][1]["x:long"] == "4"
     assert typed["n:2"][1]["x:double"] == "2.5"
     assert typed["n:3"][1]["x:boolean"] == "true"
     assert typed["n:4"][1]["x:string[]"] == "a" and typed["n:5"][1]["x:double[]"] == "1.5"
-    assert len(node_groups) == 5  # one per type of x
+    assert len(node_files) == 5  # one per type of x
     assert typed["n:7"] == (0, {"uid:ID": "n:7", ":LABEL": "Lineage", "loads:string[]": "t:1",
                                 "kind:string": "Host", "x:long": "", "name:string": "h",
                                 "y:double": "2.5"})
     assert typed["n:1"][0] == typed["n:6"][0] == 0
-    rels = {(row[":START_ID"], row[":END_ID"]): row for _, row in _csv_rows(rel_groups)}
+    rels = {(row[":START_ID"], row[":END_ID"]): row for _, row in _csv_rows(rel_files)}
     assert rels[("n:1", "n:2")]["w:long"] == "1"
     assert rels[("n:2", "n:3")]["w:double"] == "1.0" and rels[("n:2", "n:3")]["key:string"] == "k"
-    assert len(rel_groups) == 2
+    assert len(rel_files) == 2
 
 
-def test_rows_of_different_properties_share_one_group_and_its_columns(tmp_path):
-    """Columns are added as names come; a row's fields sit under its own columns, the ones
-    it lacks left empty (in between) or out (at the end), which neo4j-admin reads as no
-    value."""
+def test_rare_row_shapes_share_one_file_and_its_columns(tmp_path):
+    """Columns are the union of the rare shapes' properties; a row's fields sit under its
+    own columns, the ones it lacks left empty (in between) or out (at the end), which
+    neo4j-admin reads as no value."""
     graph = _Graph()
     graph.nodes["a"] = [["Lineage"], {"kind": "Job", "p": "1", "q": 2}, ["t:1"]]
     graph.nodes["b"] = [["Lineage"], {"kind": "Job", "r": True}, ["t:1"]]
     graph.nodes["c"] = [["Lineage"], {"kind": "Job", "q": 5, "r": False, "z": "x,\"y\""},
                         ["t:1", "t:2"]]
-    [(header, data)], _ = write_csv(graph, tmp_path)
-    assert header.read_text() == ("uid:ID,:LABEL,loads:string[],kind:string,p:string,q:long,"
-                                  "r:boolean,z:string\n")
-    assert data.read_text().splitlines() == [
+    [(path,)], _ = write_csv(graph, tmp_path)
+    assert path.read_text().splitlines() == [
+        "uid:ID,:LABEL,loads:string[],kind:string,p:string,q:long,r:boolean,z:string",
         '"a","Lineage","t:1","Job","1",2',
         '"b","Lineage","t:1","Job",,,true',
         '"c","Lineage","t:1\x1ft:2","Job",,5,false,"x,""y"""',
     ]
+
+
+def test_a_common_row_shape_gets_a_file_of_its_own(tmp_path, monkeypatch):
+    """A shape with SHAPE_FILE_ROWS rows is written to a file of its own (its rows before
+    and after that point), the rarer ones to the shared file; every row once."""
+    from lineage import bulk
+
+    monkeypatch.setattr(bulk, "SHAPE_FILE_ROWS", 3)
+    graph = _Graph()
+    for n in range(7):  # 7 of one shape, interleaved with 2 of others
+        graph.nodes[f"j{n}"] = [["Lineage"], {"kind": "Job", "q": n}, ["t:1"]]
+        if n in (1, 5):
+            graph.nodes[f"h{n}"] = [["Lineage"], {"kind": "Host", "name": f"h{n}"}, ["t:1"]]
+    for n in range(6):
+        graph.edges[("USED", f"j{n}", f"j{n + 1}", None)] = [{}, ["t:1"]]
+    node_files, rel_files = write_csv(graph, tmp_path)
+    rows = _csv_rows(node_files)
+    assert sorted(row["uid:ID"] for _, row in rows) == sorted(graph.nodes)
+    files = {row["uid:ID"]: number for number, row in rows}
+    assert {files[f"j{n}"] for n in range(7)} == {0} and files["h1"] == files["h5"] == 1
+    assert {row["uid:ID"]: row.get("q:long") for _, row in rows if row["uid:ID"][0] == "j"} == {
+        f"j{n}": str(n) for n in range(7)}
+    assert len(node_files) == 2 and len(rel_files) == 1
+    assert len(_csv_rows(rel_files)) == 6
 
 
 # ------------------------------------------------------------------ the first input's fold
