@@ -296,6 +296,17 @@ class _Shapes:
             found = self.shapes[key] = _Shape(names, [csv_type(v) for v in values])
         return found
 
+    def write(self, names: list[str], values: list, fields: list[str]) -> None:
+        """One row: its leading ``fields`` and its properties' ``names`` and ``values``
+        (formatted already, last in ``fields``)."""
+        shape = self.shape(names, values)
+        if shape.fh is not None:
+            shape.fh.write(",".join(fields) + "\n")
+            return
+        shape.rows.append(fields)
+        if len(shape.rows) >= SHAPE_FILE_ROWS:
+            self.own_file(shape)
+
     def own_file(self, shape: _Shape) -> None:
         """Give a shape that has reached SHAPE_FILE_ROWS its own file."""
         shape.fh = self._open([*self.columns, *(f"{_name(k)}:{t}"
@@ -369,21 +380,14 @@ def write_csv(graph: _Graph, directory: Path) -> tuple[list[tuple[Path]], list[t
 
 
 def _write_rows(graph: _Graph, nodes: _Shapes, rels: _Shapes) -> None:
-    field, big = csv_field, SHAPE_FILE_ROWS
+    field = csv_field
     for uid, (labels, props, tags) in graph.nodes.items():
         names = sorted(k for k, v in props.items() if v != [])
         if len(names) < len(props):
             graph.empty_lists.append({"uid": uid, "props": {k: [] for k in props
                                                             if props[k] == []}})
         values = [props[k] for k in names]
-        shape = nodes.shape(names, values)
-        fields = [field(uid), field(labels), field(tags), *map(field, values)]
-        if shape.fh is not None:
-            shape.fh.write(",".join(fields) + "\n")
-        else:
-            shape.rows.append(fields)
-            if len(shape.rows) >= big:
-                nodes.own_file(shape)
+        nodes.write(names, values, [field(uid), field(labels), field(tags), *map(field, values)])
     for (rel, start, end, key), (props, tags) in graph.edges.items():
         if key is not None:
             props = {**props, "key": key}
@@ -392,14 +396,8 @@ def _write_rows(graph: _Graph, nodes: _Shapes, rels: _Shapes) -> None:
             graph.empty_lists.append({"start": start, "end": end, "type": rel, "key": key,
                                       "props": {k: [] for k in props if props[k] == []}})
         values = [props[k] for k in names]
-        shape = rels.shape(names, values)
-        fields = [field(start), field(end), rel, field(tags), *map(field, values)]
-        if shape.fh is not None:
-            shape.fh.write(",".join(fields) + "\n")
-        else:
-            shape.rows.append(fields)
-            if len(shape.rows) >= big:
-                rels.own_file(shape)
+        rels.write(names, values, [field(start), field(end), rel, field(tags),
+                                   *map(field, values)])
 
 
 _NODE_COLUMNS = ("uid:ID", ":LABEL", "loads:string[]")
