@@ -20,8 +20,10 @@ database.
 
 from __future__ import annotations
 
+import gc
 import operator
 import os
+import pickle
 import shutil
 import tempfile
 import time
@@ -271,7 +273,7 @@ class _Shape:
     """The rows of one shape: kept in memory until there are SHAPE_FILE_ROWS of them, then
     written to a file of their own (its header first), and the later ones straight after."""
 
-    __slots__ = ("names", "types", "rows", "fh")
+    __slots__ = ("fh", "names", "rows", "types")
 
     def __init__(self, names: list[str], types: list[str]):
         self.names, self.types = names, types
@@ -363,15 +365,24 @@ class _Shapes:
         return [(path,) for path in self.files]
 
 
+#: Relationships from which write_csv writes them in a forked child while this process
+#: writes the nodes (below it, the fork costs more than it saves)
+FORK_RELATIONSHIPS = 50_000
+
+
 def write_csv(graph: _Graph, directory: Path) -> tuple[list[tuple[Path]], list[tuple[Path]]]:
     """The folded graph as neo4j-admin CSV: node files (``uid:ID``, ``:LABEL``, typed
     properties) and relationship files (``:START_ID``, ``:END_ID``, ``:TYPE``, typed
     properties), each with its header first, as neo4j-admin input groups (one file each);
-    a file per common row shape, one shared by the rarer ones."""
+    a file per common row shape, one shared by the rarer ones. With a second core and many
+    relationships, a forked child writes the relationships meanwhile."""
     nodes, rels = (_Shapes(directory, "nodes", _NODE_COLUMNS),
                    _Shapes(directory, "relationships", _REL_COLUMNS))
+    if len(graph.edges) >= FORK_RELATIONSHIPS and _second_core():
+        return _write_forked(graph, nodes, rels)
     try:
-        _write_rows(graph, nodes, rels)
+        _write_nodes(graph, nodes)
+        _write_edges(graph, rels)
     except BaseException:
         nodes.abandon()
         rels.abandon()
@@ -379,7 +390,62 @@ def write_csv(graph: _Graph, directory: Path) -> tuple[list[tuple[Path]], list[t
     return nodes.close(), rels.close()
 
 
-def _write_rows(graph: _Graph, nodes: _Shapes, rels: _Shapes) -> None:
+def _second_core() -> bool:
+    try:
+        return len(os.sched_getaffinity(0)) > 1 and hasattr(os, "fork")
+    except (AttributeError, OSError):
+        return False
+
+
+def _write_forked(graph: _Graph, nodes: _Shapes, rels: _Shapes):
+    """:func:`write_csv` with the relationships written by a forked child: it sends back
+    its files and the relationships' empty lists, or the error that stopped it."""
+    read_end, write_end = os.pipe()
+    gc.freeze()  # the child's collector must not touch (and so copy) the parent's objects
+    pid = os.fork()
+    if pid == 0:  # the child: relationships, then its answer, then out (no atexit handlers)
+        os.close(read_end)
+        status = 1
+        try:
+            gc.disable()
+            graph.empty_lists = []
+            try:
+                _write_edges(graph, rels)
+                answer = ("done", rels.close(), graph.empty_lists)
+            except BaseException as exc:  # noqa: BLE001 - sent to the parent, raised there
+                rels.abandon()
+                answer = ("error", exc if isinstance(exc, LineageError)
+                          else LineageError(f"writing the relationships' CSV: "
+                                            f"{type(exc).__name__}: {exc}"))
+            with os.fdopen(write_end, "wb") as pipe:
+                pickle.dump(answer, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+            status = 0
+        finally:
+            os._exit(status)
+    gc.unfreeze()
+    os.close(write_end)
+    try:
+        try:
+            _write_nodes(graph, nodes)
+        except BaseException:
+            nodes.abandon()
+            raise
+        node_files = nodes.close()
+    finally:
+        with os.fdopen(read_end, "rb") as pipe:
+            data = pipe.read()  # until the child ends (or is killed)
+        _, status = os.waitpid(pid, 0)
+    if not data:
+        raise LineageError(f"the process writing the relationships' CSV ended without an "
+                           f"answer (wait status {status}: killed, or out of memory?)")
+    answer = pickle.loads(data)
+    if answer[0] == "error":
+        raise answer[1]
+    graph.empty_lists.extend(answer[2])
+    return node_files, answer[1]
+
+
+def _write_nodes(graph: _Graph, nodes: _Shapes) -> None:
     field = csv_field
     for uid, (labels, props, tags) in graph.nodes.items():
         names = sorted(k for k, v in props.items() if v != [])
@@ -388,6 +454,10 @@ def _write_rows(graph: _Graph, nodes: _Shapes, rels: _Shapes) -> None:
                                                             if props[k] == []}})
         values = [props[k] for k in names]
         nodes.write(names, values, [field(uid), field(labels), field(tags), *map(field, values)])
+
+
+def _write_edges(graph: _Graph, rels: _Shapes) -> None:
+    field = csv_field
     for (rel, start, end, key), (props, tags) in graph.edges.items():
         if key is not None:
             props = {**props, "key": key}

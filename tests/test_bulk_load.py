@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -381,3 +382,58 @@ def test_relationships_read_before_their_ends_keep_their_order(tmp_path):
     ran = {key: props["site"] for (rel, _, _, key), (props, _) in eager.edges.items()
            if rel == "WAS_ASSOCIATED_WITH"}
     assert ran == {"a": "second", "b": "other"}
+
+
+def _graph_with_lists() -> _Graph:
+    graph = _Graph()
+    for n in range(300):
+        graph.nodes[f"n{n}"] = [["Lineage"], {"kind": "Job", "q": n, "e": [] if n % 7 else ["x"]},
+                                ["t:1"]]
+    for n in range(299):
+        graph.edges[("USED", f"n{n}", f"n{n + 1}", "k" if n % 2 else None)] = [
+            {"role": "in", "w": [] if n % 5 == 0 else [1.5]}, ["t:1", "t:2"]]
+    return graph
+
+
+def _content(files) -> list:
+    return sorted(tuple(sorted((k, v) for k, v in row.items() if v != ""))
+                  for _, row in _csv_rows(files))
+
+
+def test_relationships_written_by_a_forked_child_are_the_same(tmp_path, monkeypatch):
+    from lineage import bulk
+
+    alone, forked = _graph_with_lists(), _graph_with_lists()
+    (tmp_path / "a").mkdir()
+    files_alone = write_csv(alone, tmp_path / "a")
+    monkeypatch.setattr(bulk, "FORK_RELATIONSHIPS", 1)
+    children = []
+    real_fork = os.fork
+    monkeypatch.setattr(os, "fork", lambda: children.append(1) or real_fork())
+    (tmp_path / "f").mkdir()
+    files_forked = write_csv(forked, tmp_path / "f")
+    assert children == [1]
+    assert _content(files_forked[0]) == _content(files_alone[0])
+    assert _content(files_forked[1]) == _content(files_alone[1]) and len(files_forked[1]) > 0
+    assert sorted(map(repr, forked.empty_lists)) == sorted(map(repr, alone.empty_lists))
+    assert sum("start" in e for e in forked.empty_lists) == 60
+
+
+def test_an_error_in_the_relationship_child_is_raised_here(tmp_path, monkeypatch):
+    from lineage import bulk
+
+    monkeypatch.setattr(bulk, "FORK_RELATIONSHIPS", 1)
+    graph = _graph_with_lists()
+    graph.edges[("USED", "n1", "n3", None)] = [{"bad name": 1}, ["t:1"]]
+    with pytest.raises(LineageError, match="property name 'bad name' cannot go into"):
+        write_csv(graph, tmp_path)
+
+
+def test_a_killed_relationship_child_is_an_error(tmp_path, monkeypatch):
+    from lineage import bulk
+
+    monkeypatch.setattr(bulk, "FORK_RELATIONSHIPS", 1)
+    monkeypatch.setattr(bulk, "_write_edges",  # runs in the child only
+                        lambda graph, rels: os.kill(os.getpid(), signal.SIGKILL))
+    with pytest.raises(LineageError, match="ended without an answer"):
+        write_csv(_graph_with_lists(), tmp_path)
