@@ -235,6 +235,8 @@ class _FoldingSpool(_Spool):
         self._node_buf = []
 
     def _flush_edges(self) -> None:
+        if self._node_buf:  # every node read so far is in the graph before an edge looks
+            self._flush_nodes()
         nodes, waiting, waiting_ids = self.graph.nodes, self._waiting, self._waiting_ids
         ready = []
         for row in self._edge_buf:
