@@ -71,6 +71,7 @@ def run_variant(name: str, path: str, floor: int) -> dict:
         if hasattr(server, "BackgroundStop"):  # the stop overlaps the parse: what was left
             timed(server.BackgroundStop, "wait", "stop (waited)")
             timed(server, "import_full", "import+start")
+            timed(server, "_restart", "of which start")
         else:
             timed(server, "import_full", "stop+import+start")
         timed(bulk, "ensure_schema", "schema")

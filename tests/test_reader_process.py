@@ -251,3 +251,32 @@ def test_a_strict_failure_here_ends_the_child_before_the_error_is_handled(tmp_pa
         time.sleep(0.05)
     assert kept.value.__traceback__ is not None
     assert not Path(f"/proc/{child}").exists()
+
+
+def test_ctrl_c_stops_the_parse_and_its_child(tmp_path):
+    """SIGINT reaches the parent (the child ignores it): the parse stops with
+    KeyboardInterrupt and the child is ended with it."""
+    import threading
+
+    pids = tmp_path / "pids"
+
+    def parse(path, report):
+        pids.write_text(str(os.getpid()))
+        for n in range(10**9):
+            yield _job(n)
+
+    path = tmp_path / "input.txt"
+    path.write_text("x\n")
+    item = Input(str(path), _format(parse), True)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            parse_to_spool(item, LoadReport(str(path), "test", options=IN_A_CHILD))
+    finally:
+        timer.cancel()
+    child = int(pids.read_text())
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and Path(f"/proc/{child}").exists():
+        time.sleep(0.05)
+    assert not Path(f"/proc/{child}").exists()
