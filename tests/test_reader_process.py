@@ -196,25 +196,39 @@ def test_a_killed_child_is_an_error_naming_the_input(tmp_path):
     assert "input.txt" in there[1] and "exit code -9" in there[1]
 
 
-def test_the_child_ends_when_the_parent_stops_reading(tmp_path):
+def _endless(tmp_path: Path, first: list | None = None) -> tuple[Input, Path]:
+    """An input whose reader writes its process id to a file, yields ``first`` and then
+    jobs without end; and that file."""
     pids = tmp_path / "pids"
 
     def parse(path, report):
         pids.write_text(str(os.getpid()))
+        yield from first or []
         for n in range(10**9):
             yield _job(n)
 
     path = tmp_path / "input.txt"
     path.write_text("x\n")
-    rows = reader_process.records(parse, path, LoadReport(str(path), "test", options=IN_A_CHILD))
-    for _ in zip(range(10), rows):
-        pass
+    return Input(str(path), _format(parse), True), pids
+
+
+def _ends(pids: Path) -> bool:
+    """Whether the process named in ``pids`` is gone within 10 s."""
     child = int(pids.read_text())
-    rows.close()  # what a strict failure in the parent does (the generator is closed)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and Path(f"/proc/{child}").exists():
         time.sleep(0.05)
-    assert not Path(f"/proc/{child}").exists()
+    return not Path(f"/proc/{child}").exists()
+
+
+def test_the_child_ends_when_the_parent_stops_reading(tmp_path):
+    item, pids = _endless(tmp_path)
+    rows = reader_process.records(item.format.parse, Path(item.path),
+                                  LoadReport(item.path, "test", options=IN_A_CHILD))
+    for _ in zip(range(10), rows):
+        pass
+    rows.close()  # what a strict failure in the parent does (the generator is closed)
+    assert _ends(pids)
 
 
 def test_a_refused_record_before_a_reader_error_is_what_fails(tmp_path):
@@ -232,25 +246,11 @@ def test_a_strict_failure_here_ends_the_child_before_the_error_is_handled(tmp_pa
     """The parse's frame stays in the error's traceback (a bulk load keeps the errors of
     its inputs): the child must end all the same, or it would wait on a full pipe and an
     exiting interpreter would wait for it."""
-    pids = tmp_path / "pids"
-
-    def parse(path, report):
-        pids.write_text(str(os.getpid()))
-        yield Edge(model.REL_TYPES["USED"], "host:a", "host:b")  # refused here, strict
-        for n in range(10**9):
-            yield _job(n)
-
-    path = tmp_path / "input.txt"
-    path.write_text("x\n")
-    item = Input(str(path), _format(parse), True)
-    with pytest.raises(ParseError) as kept:
-        parse_to_spool(item, LoadReport(str(path), "test", options=IN_A_CHILD))
-    child = int(pids.read_text())
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and Path(f"/proc/{child}").exists():
-        time.sleep(0.05)
+    item, pids = _endless(tmp_path, [Edge(model.REL_TYPES["USED"], "host:a", "host:b")])
+    with pytest.raises(ParseError) as kept:  # the first record is refused here, strict
+        parse_to_spool(item, LoadReport(item.path, "test", options=IN_A_CHILD))
     assert kept.value.__traceback__ is not None
-    assert not Path(f"/proc/{child}").exists()
+    assert _ends(pids)
 
 
 def test_ctrl_c_stops_the_parse_and_its_child(tmp_path):
@@ -258,25 +258,12 @@ def test_ctrl_c_stops_the_parse_and_its_child(tmp_path):
     KeyboardInterrupt and the child is ended with it."""
     import threading
 
-    pids = tmp_path / "pids"
-
-    def parse(path, report):
-        pids.write_text(str(os.getpid()))
-        for n in range(10**9):
-            yield _job(n)
-
-    path = tmp_path / "input.txt"
-    path.write_text("x\n")
-    item = Input(str(path), _format(parse), True)
+    item, pids = _endless(tmp_path)
     timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            parse_to_spool(item, LoadReport(str(path), "test", options=IN_A_CHILD))
+            parse_to_spool(item, LoadReport(item.path, "test", options=IN_A_CHILD))
     finally:
         timer.cancel()
-    child = int(pids.read_text())
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and Path(f"/proc/{child}").exists():
-        time.sleep(0.05)
-    assert not Path(f"/proc/{child}").exists()
+    assert _ends(pids)
