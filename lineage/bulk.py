@@ -381,7 +381,9 @@ def write_csv(graph: _Graph, directory: Path) -> tuple[list[tuple[Path]], list[t
     nodes, rels = (_Shapes(directory, "nodes", _NODE_COLUMNS),
                    _Shapes(directory, "relationships", _REL_COLUMNS))
     if len(graph.edges) >= FORK_RELATIONSHIPS and _second_core():
-        return _write_forked(graph, nodes, rels)
+        written = _write_forked(graph, nodes, rels)
+        if written is not None:
+            return written
     try:
         _write_nodes(graph, nodes)
         _write_edges(graph, rels)
@@ -401,10 +403,17 @@ def _second_core() -> bool:
 
 def _write_forked(graph: _Graph, nodes: _Shapes, rels: _Shapes):
     """:func:`write_csv` with the relationships written by a forked child: it sends back
-    its files and the relationships' empty lists, or the error that stopped it."""
+    its files and the relationships' empty lists, or the error that stopped it; None when
+    no child could be made."""
     read_end, write_end = os.pipe()
     gc.freeze()  # the child's collector must not touch (and so copy) the parent's objects
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:  # no process to be had (a limit, memory): one process writes both
+        gc.unfreeze()
+        os.close(read_end)
+        os.close(write_end)
+        return None
     if pid == 0:  # the child: relationships, then its answer, then out (no atexit handlers)
         os.close(read_end)
         status = 1

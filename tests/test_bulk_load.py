@@ -437,3 +437,20 @@ def test_a_killed_relationship_child_is_an_error(tmp_path, monkeypatch):
                         lambda graph, rels: os.kill(os.getpid(), signal.SIGKILL))
     with pytest.raises(LineageError, match="ended without an answer"):
         write_csv(_graph_with_lists(), tmp_path)
+
+
+def test_without_a_second_process_one_writes_both(tmp_path, monkeypatch):
+    from lineage import bulk
+
+    monkeypatch.setattr(bulk, "FORK_RELATIONSHIPS", 1)
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    graph = _graph_with_lists()
+    node_files, rel_files = write_csv(graph, tmp_path)
+    assert len(_csv_rows(rel_files)) == 299 and len(_csv_rows(node_files)) == 300
+    assert sum("start" in e for e in graph.empty_lists) == 60
+    import gc
+    assert gc.get_freeze_count() == 0
