@@ -1,5 +1,6 @@
 """This checkout against another one (``--base``), side by side: the shape the before/after
-benchmarks share (bench_parse, bench_fold_csv, bench_server_cycle, bench_cli_startup).
+benchmarks share (bench_parse, bench_parse_fold, bench_fold_csv, bench_server_cycle,
+bench_cli_startup).
 
     trees = checkouts.trees("/tmp/lineage-base")     # {"base": ..., "this": ...}
     runs = checkouts.alternate(trees, 3, lambda root: [sys.executable, script, root])
