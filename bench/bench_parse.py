@@ -15,7 +15,6 @@ bench/bench_bp.py`` writes them) and bench/bench_chimbuko_shard.py.
 
 from __future__ import annotations
 
-import argparse
 import json
 import resource
 import statistics
@@ -53,12 +52,7 @@ def _cpu() -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("inputs", nargs="+")
-    ap.add_argument("--base", required=True, help="another checkout of lineage-explorer")
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
-    args = ap.parse_args()
+    args = checkouts.arguments(__doc__)
     if args.one:
         print(json.dumps(parse_once(*args.one)))
         return

@@ -14,7 +14,6 @@ must fold the same number of graph elements.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -50,12 +49,7 @@ def parse_and_fold_once(root: str, path: str) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("inputs", nargs="+")
-    ap.add_argument("--base", required=True, help="another checkout of lineage-explorer")
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
-    args = ap.parse_args()
+    args = checkouts.arguments(__doc__)
     if args.one:
         print(json.dumps(parse_and_fold_once(*args.one)))
         return

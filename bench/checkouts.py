@@ -12,6 +12,7 @@ on the last line of its standard output.
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import subprocess
@@ -19,6 +20,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 THIS = Path(__file__).resolve().parent.parent
+
+
+def arguments(doc: str) -> argparse.Namespace:
+    """The command line of a before/after benchmark on input files: the inputs, ``--base
+    CHECKOUT``, ``--rounds N`` and the hidden ``--one ROOT PATH`` of a single run (what
+    :func:`alternate`'s commands call the script with)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("inputs", nargs="+")
+    ap.add_argument("--base", required=True, help="another checkout of lineage-explorer")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
+    return ap.parse_args()
 
 
 def trees(base: str) -> dict[str, str]:
