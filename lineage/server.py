@@ -662,8 +662,9 @@ def import_full(state: Path | None, nodes: list[Sequence[Path]],
     server (or wait for ``stopping``, a stop begun earlier), ``neo4j-admin database import
     full --overwrite-destination`` with the server's own config, start it again (on the same
     ports when they are still free). ``nodes`` and ``relationships`` are input groups, each
-    a header file and the data files that follow it, under the state directory (passed
-    relative to it: neo4j-admin splits a group at commas, which a user's path may hold).
+    a sequence of files whose first begins with the header (the bulk load writes one file
+    per group), under the state directory (passed relative to it: neo4j-admin splits a
+    group at commas, which a user's path may hold).
     Users and the password live in the system database and stay."""
     java, lib = find_java(), install()
     stopping = stopping or BackgroundStop(state)
