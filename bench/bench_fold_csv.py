@@ -58,15 +58,14 @@ def _content_digest(files: list) -> str:
     ``column: field`` pairs, hashed, summed (the order of rows, files and columns aside)."""
     csv.field_size_limit(sys.maxsize)  # command lines of hundreds of KB
     total = 0
-    for item in files:  # a path (each file its header first), or a tuple of them
-        for path in (item if isinstance(item, tuple) else (item,)):
-            with open(path, encoding="utf-8", newline="") as fh:
-                rows = csv.reader(fh)
-                header = next(rows)
-                for row in rows:
-                    pairs = sorted((c, v) for c, v in zip(header, row) if v != "")
-                    total += int.from_bytes(hashlib.blake2b(repr(pairs).encode(),
-                                                            digest_size=16).digest(), "big")
+    for path in files:  # each its header first
+        with open(path, encoding="utf-8", newline="") as fh:
+            rows = csv.reader(fh)
+            header = next(rows)
+            for row in rows:
+                pairs = sorted((c, v) for c, v in zip(header, row) if v != "")
+                total += int.from_bytes(hashlib.blake2b(repr(pairs).encode(),
+                                                        digest_size=16).digest(), "big")
     return f"{total % (1 << 128):032x}"
 
 

@@ -331,7 +331,7 @@ class _Shapes:
             if shape.fh is not None:
                 shape.fh.close()
 
-    def close(self) -> list[tuple[Path]]:
+    def close(self) -> list[Path]:
         """Write the rarer shapes' rows into shared files (one unless a property name comes
         with two types: such a name's rows go to another), close, list the files."""
         fixed = len(self.columns)
@@ -353,8 +353,9 @@ class _Shapes:
                 group.setdefault(name, (t, fixed + len(group)))
             shapes.append(shape)
         for group, shapes in zip(groups, members):
-            with self._open([*self.columns, *(f"{_name(name)}:{t}" for name, (t, _) in
-                                              sorted(group.items(), key=lambda g: g[1][1]))]) as fh:
+            # a name's column is its place in the group (names are added in column order)
+            with self._open([*self.columns, *(f"{_name(name)}:{t}"
+                                              for name, (t, _) in group.items())]) as fh:
                 for shape in shapes:  # its fields under the shared columns ("" between)
                     last = fixed + len(shape.names)  # the index of the "" after a row's fields
                     at = list(range(fixed)) + [last] * len(group)
@@ -364,7 +365,7 @@ class _Shapes:
                         del at[-1]  # trailing columns left out: no value
                     line = operator.itemgetter(*at)
                     fh.writelines(",".join(line(row + [""])) + "\n" for row in shape.rows)
-        return [(path,) for path in self.files]
+        return self.files
 
 
 #: Relationships from which write_csv writes them in a forked child while this process
@@ -372,11 +373,10 @@ class _Shapes:
 FORK_RELATIONSHIPS = 50_000
 
 
-def write_csv(graph: _Graph, directory: Path) -> tuple[list[tuple[Path]], list[tuple[Path]]]:
+def write_csv(graph: _Graph, directory: Path) -> tuple[list[Path], list[Path]]:
     """The folded graph as neo4j-admin CSV: node files (``uid:ID``, ``:LABEL``, typed
     properties) and relationship files (``:START_ID``, ``:END_ID``, ``:TYPE``, typed
-    properties), each with its header first, as neo4j-admin input groups (one file each);
-    a file per common row shape, one shared by the rarer ones. With a second core and many
+    properties), each with its header first; a file per common row shape, one shared by the rarer ones. With a second core and many
     relationships, a forked child writes the relationships meanwhile."""
     nodes, rels = (_Shapes(directory, "nodes", _NODE_COLUMNS),
                    _Shapes(directory, "relationships", _REL_COLUMNS))

@@ -24,7 +24,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -655,22 +654,19 @@ class BackgroundStop:
             self.paths.bulk_mark.unlink(missing_ok=True)
 
 
-def import_full(state: Path | None, nodes: list[Sequence[Path]],
-                relationships: list[Sequence[Path]], array_delimiter: str, report: Path,
-                database: str = "neo4j", stopping: BackgroundStop | None = None) -> None:
+def import_full(state: Path | None, nodes: list[Path], relationships: list[Path],
+                array_delimiter: str, report: Path, database: str = "neo4j",
+                stopping: BackgroundStop | None = None) -> None:
     """Replace ``database`` of the managed server with neo4j-admin CSV files: stop the
     server (or wait for ``stopping``, a stop begun earlier), ``neo4j-admin database import
     full --overwrite-destination`` with the server's own config, start it again (on the same
-    ports when they are still free). ``nodes`` and ``relationships`` are input groups, each
-    a sequence of files whose first begins with the header (the bulk load writes one file
-    per group), under the state directory (passed relative to it: neo4j-admin splits a
-    group at commas, which a user's path may hold).
+    ports when they are still free). ``nodes`` and ``relationships`` are CSV files, each
+    with its header first, under the state directory (passed relative to it: neo4j-admin
+    splits its file lists at commas, which a user's path may hold).
     Users and the password live in the system database and stay."""
     java, lib = find_java(), install()
     stopping = stopping or BackgroundStop(state)
     paths = stopping.paths
-    groups = {kind: [",".join(_relative(p, paths.root) for p in group) for group in groups]
-              for kind, groups in (("nodes", nodes), ("relationships", relationships))}
     try:
         stopping.wait()
         args = ["-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "database", "import", "full",
@@ -678,8 +674,8 @@ def import_full(state: Path | None, nodes: list[Sequence[Path]],
                 "--multiline-fields=true", "--skip-bad-relationships=false",
                 "--skip-duplicate-nodes=false", "--bad-tolerance=0",
                 f"--array-delimiter=U+{ord(array_delimiter):04X}", f"--report-file={report}"]
-        args += [f"--{kind}={group}" for kind, kind_groups in groups.items()
-                 for group in kind_groups]
+        args += [f"--nodes={_relative(p, paths.root)}" for p in nodes]
+        args += [f"--relationships={_relative(p, paths.root)}" for p in relationships]
         argfile = report.with_name("import.args")  # long lists of files: a Java argument file
         _write_private(argfile, "\n".join(
             '"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"' for a in args) + "\n")

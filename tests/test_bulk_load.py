@@ -238,7 +238,7 @@ def test_a_list_value_holding_the_array_delimiter_is_refused(value):
 def _csv_rows(files) -> list[tuple[int, dict]]:
     """Each row of the CSV files (header first) as {column: field}, with its file's index."""
     out = []
-    for number, (path,) in enumerate(files):
+    for number, path in enumerate(files):
         header, *lines = list(csv.reader(path.open(encoding="utf-8", newline="")))
         for line in lines:
             assert len(line) <= len(header)  # trailing columns may be left out
@@ -284,7 +284,7 @@ def test_rare_row_shapes_share_one_file_and_its_columns(tmp_path):
     graph.nodes["b"] = [["Lineage"], {"kind": "Job", "r": True}, ["t:1"]]
     graph.nodes["c"] = [["Lineage"], {"kind": "Job", "q": 5, "r": False, "z": "x,\"y\""},
                         ["t:1", "t:2"]]
-    [(path,)], _ = write_csv(graph, tmp_path)
+    [path], _ = write_csv(graph, tmp_path)
     assert path.read_text().splitlines() == [
         "uid:ID,:LABEL,loads:string[],kind:string,p:string,q:long,r:boolean,z:string",
         '"a","Lineage","t:1","Job","1",2',
