@@ -10,10 +10,14 @@ same start nodes: what the user waits for with this tool, and with what they wou
   Swift provenance database's ``ancestors()`` function does it, rows fetched with psycopg
   (needs Debian's postgresql, which scripts/setup.sh installs; skipped when absent).
 
-Builds a layered DAG of N nodes (each derived from 2 nodes of the layer above, WIDTH wide) as
-``ProvEntity`` nodes, measures, deletes them again.
+Also the rows collected as one list per row, the way ``Graph.run_collected`` shipped them
+before it sent one list per column.
 
-    .venv/bin/python bench/bench_ancestry_delivery.py [N] [WIDTH] [STARTS]  # 200000 1000 30
+Builds a layered DAG of N nodes (each derived from 2 nodes of the layer above, WIDTH wide) as
+``ProvEntity`` nodes, measures, deletes them again (``--keep``: keeps them, and a later run
+with ``--keep`` measures the DAG it finds instead of building it again).
+
+    .venv/bin/python bench/bench_ancestry_delivery.py [N] [WIDTH] [STARTS] [--keep]  # 200000 1000 30
 """
 
 from __future__ import annotations
@@ -61,15 +65,27 @@ def postgres_runner(edges: list[tuple[str, str]]):
     return server, lambda uid, depth: run(uid, depth, True)
 
 
-def main(n: int = 200_000, width: int = 1000, starts_count: int = 30) -> None:
+def rows_per_row(lin, template, params: dict) -> list[dict]:
+    """The template's rows collected as one list per row (run_collected before)."""
+    columns = template.returns
+    statement = (f"CALL () {{\n{template.text}\n}}\n"
+                 f"RETURN collect([{', '.join(f'`{c}`' for c in columns)}]) AS rows")
+    return [dict(zip(columns, row)) for row in lin.graph.run(statement, params)[0]["rows"]]
+
+
+def main(n: int = 200_000, width: int = 1000, starts_count: int = 30, keep: bool = False) -> None:
     with lineage.connect() as lin:
-        clean(lin)
         t0 = time.perf_counter()
-        build(lin, n, width)
+        found = lin.graph.run("MATCH (x:ProvEntity) WHERE x.uid STARTS WITH $p RETURN count(x) AS n",
+                              {"p": PREFIX})[0]["n"]
+        if not (keep and found == n):
+            clean(lin)
+            build(lin, n, width)
         edges = [(r["a"], r["b"]) for r in lin.graph.run(
             "MATCH (a:ProvEntity)-[:WAS_DERIVED_FROM]->(b) WHERE a.uid STARTS WITH $p "
             "RETURN a.uid AS a, b.uid AS b", {"p": PREFIX})]
-        print(f"built {n} nodes, {len(edges)} edges in {time.perf_counter() - t0:.1f} s")
+        print(f"{'found' if keep and found == n else 'built'} {n} nodes, {len(edges)} edges "
+              f"in {time.perf_counter() - t0:.1f} s")
         graph = nx.DiGraph(edges)
         server, cte = postgres_runner(edges)
         template = templates.get("ancestors")
@@ -82,6 +98,8 @@ def main(n: int = 200_000, width: int = 1000, starts_count: int = 30) -> None:
                 ways = {
                     "lin.query (every row into Python)":
                         lambda u: lin.query("ancestors", uid=u, max_depth=depth),
+                    "the same, a list per row (before)":
+                        lambda u: rows_per_row(lin, template, template.bind({**bind, "uid": u})),
                     "lin.query_page (CLI table: 100 rows + counts)":
                         lambda u: lin.query_page("ancestors", {"uid": u, "max_depth": depth}).rows,
                     "template streamed, a Bolt record per row":
@@ -106,10 +124,11 @@ def main(n: int = 200_000, width: int = 1000, starts_count: int = 30) -> None:
                     ratio = f"  PostgreSQL/this = {pg[0] / median:5.2f}" if pg else ""
                     print(f"  {name:48} {median:8.1f} {p95:8.1f}{ratio}")
         finally:
-            clean(lin)
+            if not keep:
+                clean(lin)
             if server:
                 server.stop()
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:4]))
+    main(*(int(a) for a in sys.argv[1:] if a != "--keep"), keep="--keep" in sys.argv)
