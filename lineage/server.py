@@ -305,6 +305,9 @@ def write_config(paths: ServerPaths, bolt_port: int, http_port: int) -> Path:
         "internal.dbms.bolt.netty_server_shutdown_quiet_period": "0",
         **_memory_settings(),
     }
+    plugins = plugins_dir()
+    if plugins:
+        settings["server.directories.plugins"] = str(plugins)
     settings.update(_browser_guide_settings(paths, http_port))
     guide = os.environ.get("LINEAGE_BROWSER_POST_CONNECT")
     if guide:
@@ -335,6 +338,30 @@ def _browser_guide_settings(paths: ServerPaths, http_port: int) -> dict[str, str
     }
 
 
+def plugins_dir() -> Path | None:
+    """The user's directory of server plugin jars (``LINEAGE_NEO4J_PLUGINS``: APOC, for
+    one), or None: the managed server loads none by default.
+
+    >>> plugins_dir()  # LINEAGE_NEO4J_PLUGINS=~/neo4j-plugins          # doctest: +SKIP
+    PosixPath('/home/me/neo4j-plugins')
+    """
+    value = os.environ.get("LINEAGE_NEO4J_PLUGINS")
+    if not value:
+        return None
+    path = Path(value).expanduser().resolve()
+    if not path.is_dir():
+        raise ServerError(f"LINEAGE_NEO4J_PLUGINS={value}: not a directory (expected a "
+                          "directory of Neo4j plugin jars)")
+    return path
+
+
+def _classpath(lib: Path) -> str:
+    """The server's jars, then the plugins' (a plugin's extensions are found on the
+    classpath, its procedures in ``server.directories.plugins``)."""
+    plugins = plugins_dir()
+    return f"{lib}/*" + (f":{plugins}/*" if plugins else "")
+
+
 def _jvm_args(java: str, lib: Path, paths: ServerPaths) -> list[str]:
     mem = _memory_settings()
     return [
@@ -351,7 +378,7 @@ def _jvm_args(java: str, lib: Path, paths: ServerPaths) -> list[str]:
         "--add-opens=java.base/java.nio=ALL-UNNAMED",
         "--add-opens=java.base/java.io=ALL-UNNAMED",
         "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-        "-cp", f"{lib}/*",
+        "-cp", _classpath(lib),
         "org.neo4j.server.CommunityEntryPoint",
         f"--home-dir={paths.root}",
         f"--config-dir={paths.conf_dir}",

@@ -241,3 +241,58 @@ def test_a_login_locked_by_wrong_passwords_is_tried_again_after_the_lock(neo4j_s
     assert locked.value.code == RATE_LIMITED  # the right password is refused for now
     with Graph.connect(neo4j_settings) as graph:
         assert graph.run("RETURN 1 AS one") == [{"one": 1}]
+
+
+PLUGIN_SOURCE = """
+package lineagetest;
+
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.UserFunction;
+
+public class Answer {
+    @UserFunction("lineagetest.answer")
+    @Description("42, from a plugin jar")
+    public Long answer() { return 42L; }
+
+    @UserFunction("lineagetest.on_classpath")
+    @Description("whether the JVM's own class path holds this jar (a plugin's extensions,")
+    public Boolean onClasspath() {  // APOC's configuration among them, are found there)
+        return ClassLoader.getSystemClassLoader().getResource("lineagetest/Answer.class") != null;
+    }
+}
+"""
+
+
+def test_plugins_from_the_users_directory_are_loaded(tmp_path, monkeypatch):
+    """LINEAGE_NEO4J_PLUGINS: a directory of plugin jars (APOC, for one) the managed server
+    loads; here a one-function plugin compiled against the server's own jars."""
+    java = Path(server.find_java()).resolve()
+    src = tmp_path / "src" / "lineagetest" / "Answer.java"
+    src.parent.mkdir(parents=True)
+    src.write_text(PLUGIN_SOURCE)
+    classes, plugins = tmp_path / "classes", tmp_path / "plugins"
+    plugins.mkdir()
+    lib = server.install()
+    subprocess.run([str(java.with_name("javac")), "-cp", f"{lib}/*", "-d", str(classes),
+                    str(src)], check=True, capture_output=True)
+    subprocess.run([str(java.with_name("jar")), "cf", str(plugins / "answer.jar"), "-C",
+                    str(classes), "."], check=True, capture_output=True)
+    monkeypatch.setenv("LINEAGE_NEO4J_PLUGINS", str(plugins))
+    monkeypatch.setenv("LINEAGE_NEO4J_HEAP", "512m")
+    monkeypatch.setenv("LINEAGE_NEO4J_PAGECACHE", "128m")
+    state = tmp_path / "state"
+    try:
+        info = server.start(state)
+        with GraphDatabase.driver(info["uri"], auth=(info["user"], server.password(state))) as d:
+            records, _, _ = d.execute_query("RETURN lineagetest.answer() AS a, "
+                                            "lineagetest.on_classpath() AS cp")
+        assert records[0]["a"] == 42 and records[0]["cp"] is True
+    finally:
+        server.stop(state)
+
+
+def test_a_plugins_path_that_is_no_directory_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("LINEAGE_NEO4J_PLUGINS", str(tmp_path / "nowhere"))
+    with pytest.raises(server.ServerError, match="LINEAGE_NEO4J_PLUGINS=.*nowhere: not a "
+                                                 "directory"):
+        server.start(tmp_path / "state")
