@@ -64,14 +64,22 @@ def _int(env: Mapping[str, str], name: str, default: int) -> int:
 
 
 def _bytes_or_off(env: Mapping[str, str], name: str, default: int) -> int | None:
-    """A size in bytes, or ``None`` for ``off``.
+    """A size in bytes (0 or more), or ``None`` for ``off``.
 
     >>> _bytes_or_off({"X": "off"}, "X", 5), _bytes_or_off({"X": "0"}, "X", 5)
     (None, 0)
+    >>> _bytes_or_off({"X": "-1"}, "X", 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: X='-1': expected a size in bytes (0 or more) or off
     """
     if (env.get(name) or "").strip().lower() in ("off", "never", "none"):
         return None
-    return _int(env, name, default)
+    value = _int(env, name, default)
+    if value < 0:
+        raise ValueError(f"{name}={env.get(name)!r}: expected a size in bytes (0 or more) "
+                         "or off")
+    return value
 
 
 def _float(env: Mapping[str, str], name: str, default: float) -> float:

@@ -170,3 +170,37 @@ def test_log_lines_mask_registered_secrets_and_url_passwords():
         for name in ("lineage", "neo4j"):
             logging.getLogger(name).removeHandler(handler)
         logs.SECRETS.secrets.discard("Very-S3cret")
+
+
+@pytest.mark.parametrize("text, expected", [("off", None), ("never", None), ("0", 0),
+                                            ("1048576", 1 << 20), ("", 16 << 20)])
+def test_the_reader_process_threshold(tmp_path, text, expected):
+    env = {"LINEAGE_READER_PROCESS_BYTES": text, "XDG_CONFIG_HOME": str(tmp_path)}
+    assert Settings.from_env(env).load.reader_process_bytes == expected
+
+
+@pytest.mark.parametrize("text", ["-1", "16M", "1.5"])
+def test_a_reader_process_threshold_that_is_no_size_is_refused(tmp_path, text):
+    env = {"LINEAGE_READER_PROCESS_BYTES": text, "XDG_CONFIG_HOME": str(tmp_path)}
+    with pytest.raises(ValueError, match=r"LINEAGE_READER_PROCESS_BYTES="):
+        Settings.from_env(env)
+
+
+def test_every_environment_variable_read_is_in_the_readmes_table():
+    """README's "Environment variables" table lists every LINEAGE_* / NEO4J_* name the
+    package, the setup script and the tests read."""
+    import re
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    sources = [*repo.glob("lineage/**/*.py"), repo / "scripts" / "setup.sh",
+               repo / "tests" / "conftest.py"]
+    read = set()
+    for path in sources:  # quoted names, and the shell's ${NAME
+        read |= set(re.findall(r"""(?:["']|\$\{)((?:LINEAGE|NEO4J)_[A-Z0-9_]+)["'}:]""",
+                               path.read_text()))
+    read.discard("LINEAGE_RELS")  # a name in lineage.model's __all__, not a variable
+    readme = (repo / "README.md").read_text()
+    table = readme[readme.index("### Environment variables"):readme.index("### Logging")]
+    assert len(read) >= 20, sorted(read)
+    assert sorted(name for name in read if f"`{name}`" not in table) == []
