@@ -52,40 +52,48 @@ def longest_chain(jobs: list[dict]) -> list[dict]:
 
 #: Frontier uids sent to Neo4j per step query.
 STEP_BATCH = 10_000
-#: Deepest ``max_depth`` searched level by level (a query each); a deeper bound is one query
-#: of the template (its whole search, then the depth filter): past a few levels the round
-#: trips cost more than the whole search (bench/bench_queries.py)
+#: Levels searched per ``lineage_steps`` query (its pattern's own ``*1..3``)
+STEP_LEVELS = 3
+#: Deepest ``max_depth`` searched level by level (a query per three levels); a deeper bound
+#: is one query of the template (its whole search, then the depth filter): past a few levels
+#: the round trips cost more than the whole search (bench/bench_queries.py)
 BFS_LEVELS = 12
 
 
 def bounded_lineage(lin, uid: str, max_depth: int, upstream: bool = True) -> list[dict]:
     """Ancestors (or descendants) of ``uid`` up to ``max_depth`` hops, each at its shortest
-    distance: the rows of the ``ancestors`` / ``descendants`` templates, found by one
-    breadth-first step per depth (template ``lineage_step``), so the search stops at
-    ``max_depth`` instead of exploring the whole graph and filtering afterwards; a bound past
-    ``BFS_LEVELS`` is one query of the template instead."""
+    distance: the rows of the ``ancestors`` / ``descendants`` templates, found up to three
+    levels at a time (template ``lineage_steps``, from the nodes reached at the last level),
+    so the search stops at ``max_depth`` instead of exploring the whole graph and filtering
+    afterwards; a bound past ``BFS_LEVELS`` is one query of the template instead.
+
+    >>> lin.query("ancestors", uid=uid, max_depth=4)   # two round trips   # doctest: +SKIP
+    """
     if max_depth > BFS_LEVELS:  # deep: one search in the server beats a round trip per level
         template = templates.get("ancestors" if upstream else "descendants")
         return lin.graph.run_collected(
             template.text, template.bind({"uid": uid, "max_depth": max_depth}),
             template.returns)
     seen = {uid}
-    frontier, rows = [uid], []
-    for depth in range(1, max_depth + 1):
-        found = []
+    frontier, rows, depth = [uid], [], 0
+    while frontier and depth < max_depth:
+        levels = min(STEP_LEVELS, max_depth - depth)
+        found: dict[str, dict] = {}  # uid -> its row, at its fewest steps from the frontier
         for i in range(0, len(frontier), STEP_BATCH):
-            found += lin.query("lineage_step", uids=frontier[i:i + STEP_BATCH],
-                               upstream=upstream)
-        new = {}
-        for row in found:
-            if row["uid"] not in seen:
-                new[row["uid"]] = row
-        if not new:
-            break
-        seen.update(new)
-        rows += [{"uid": r["uid"], "kind": r["kind"], "name": r["name"], "depth": depth,
-                  "status": r["status"]} for r in sorted(new.values(), key=lambda r: r["uid"])]
-        frontier = list(new)
+            for row in lin.query("lineage_steps", uids=frontier[i:i + STEP_BATCH],
+                                 upstream=upstream, levels=levels):
+                have = found.get(row["uid"])
+                if have is None or row["steps"] < have["steps"]:
+                    found[row["uid"]] = row
+        # every node at exactly `depth` hops was in the frontier, so a node not seen yet is
+        # `depth + steps` hops away; one seen before is nearer
+        new = sorted((r for u, r in found.items() if u not in seen),
+                     key=lambda r: (r["steps"], r["uid"]))
+        seen.update(r["uid"] for r in new)
+        rows += [{"uid": r["uid"], "kind": r["kind"], "name": r["name"],
+                  "depth": depth + r["steps"], "status": r["status"]} for r in new]
+        frontier = [r["uid"] for r in new if r["steps"] == levels]
+        depth += levels
     return rows
 
 

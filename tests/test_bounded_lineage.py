@@ -20,7 +20,7 @@ def loaded(session_lineage):
 
 
 @pytest.mark.parametrize("name", ["ancestors", "descendants"])
-@pytest.mark.parametrize("depth", [1, 2, 4, 13])  # 13: past BFS_LEVELS: the template
+@pytest.mark.parametrize("depth", [1, 2, 3, 4, 5, 6, 7, 12, 13])  # 13: past BFS_LEVELS
 def test_bounded_search_gives_the_templates_rows(loaded, name, depth):
     starts = [r["uid"] for r in loaded.query(
         "MATCH (n:Lineage) WHERE n.kind IN ['Job', 'File', 'Dataset', 'FunctionCall', "
@@ -88,3 +88,33 @@ def test_the_cli_shows_a_page_and_sums_up_the_rest(loaded, cli_env):
     assert lines[5].startswith("kind: ") and lines[6].startswith("depth: 1: ")
     assert len(cli("--all")) == 2 + total  # every row, no summary
     assert len(cli()) == 2 + min(total, 100) + (4 if total > 100 else 0)
+
+
+@pytest.mark.parametrize("batch", [1, 10_000])
+def test_a_node_reached_from_two_frontier_nodes_keeps_its_shortest_depth(loaded, monkeypatch,
+                                                                          batch):
+    """s -> p1 -> p2 -> {c1, c2} (depth 3, the second query's frontier); c1 -> y -> x and
+    c2 -> x: x is 4 hops away, not 5, whichever frontier batch meets it first (batch 1:
+    one query per frontier node, c1's first)."""
+    prefix = "prov:entity:test-two-ways-"
+    edges = [("s", "p1"), ("p1", "p2"), ("p2", "c1"), ("p2", "c2"), ("c1", "y"), ("y", "x"),
+             ("c2", "x"), ("x", "top")]
+    names = sorted({n for edge in edges for n in edge})
+    monkeypatch.setattr(analysis, "STEP_BATCH", batch)
+    loaded.write("UNWIND $uids AS uid CREATE (:Lineage:Entity:ProvEntity {uid: uid, "
+                 "kind: 'ProvEntity'})", {"uids": [prefix + n for n in names]})
+    try:
+        loaded.write("UNWIND $edges AS e MATCH (a:Lineage {uid: e[0]}), (b:Lineage {uid: e[1]}) "
+                     "CREATE (a)-[:WAS_DERIVED_FROM]->(b)",
+                     {"edges": [[prefix + a, prefix + b] for a, b in edges]})
+        template = templates.get("ancestors")
+        for depth in (3, 4, 5, 6):
+            got = list(loaded.query("ancestors", uid=prefix + "s", max_depth=depth))
+            assert got == loaded.graph.run(template.text, template.bind(
+                {"uid": prefix + "s", "max_depth": depth})), depth
+        depths = {r["uid"][len(prefix):]: r["depth"]
+                  for r in loaded.query("ancestors", uid=prefix + "s", max_depth=6)}
+        assert depths == {"p1": 1, "p2": 2, "c1": 3, "c2": 3, "y": 4, "x": 4, "top": 5}
+    finally:
+        loaded.write("MATCH (n:Lineage) WHERE n.uid STARTS WITH $p DETACH DELETE n",
+                     {"p": prefix})
