@@ -99,7 +99,7 @@ def main(n: int, width: int, depths: tuple[int, ...] = (3,), keep: bool = False)
                         template.text, template.bind({"uid": u, "max_depth": depth})),
                     "API, a query per level (before)": lambda u: one_query_per_level(
                         lin, u, depth),
-                    "API, a query per three levels (now)": lambda u: lin.query(
+                    "API now (3 levels a query, small frontiers)": lambda u: lin.query(
                         "ancestors", uid=u, max_depth=depth),
                 }
                 for fn in ways.values():  # warm the plans up
@@ -109,7 +109,7 @@ def main(n: int, width: int, depths: tuple[int, ...] = (3,), keep: bool = False)
                 rows = next(iter(results.values()))[1]
                 print(f"ancestors at depth <= {depth}, {len(starts)} start nodes, "
                       f"{rows // len(starts)} rows each, median ms:")
-                now = results["API, a query per three levels (now)"][0]
+                now = results["API now (3 levels a query, small frontiers)"][0]
                 for name, (median, _) in results.items():
                     print(f"  {name:40} {median * 1000:8.1f}   {median / now:5.2f}x now")
         finally:

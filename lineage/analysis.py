@@ -54,6 +54,11 @@ def longest_chain(jobs: list[dict]) -> list[dict]:
 STEP_BATCH = 10_000
 #: Levels searched per ``lineage_steps`` query (its pattern's own ``*1..3``)
 STEP_LEVELS = 3
+#: A larger frontier is searched a level per query (template ``lineage_step``: one search
+#: over the whole frontier): ``lineage_steps`` searches from each frontier node apart, which
+#: repeats the work where their reaches overlap (dense layers, 200 nodes each derived from
+#: all 200 above: 1.1 s against 52 ms a level per query; README, Benchmarks)
+STEPS_FRONTIER = 32
 #: Deepest ``max_depth`` searched level by level (a query per three levels); a deeper bound
 #: is one query of the template (its whole search, then the depth filter): past a few levels
 #: the round trips cost more than the whole search (bench/bench_queries.py)
@@ -63,8 +68,9 @@ BFS_LEVELS = 12
 def bounded_lineage(lin, uid: str, max_depth: int, upstream: bool = True) -> list[dict]:
     """Ancestors (or descendants) of ``uid`` up to ``max_depth`` hops, each at its shortest
     distance: the rows of the ``ancestors`` / ``descendants`` templates, found up to three
-    levels at a time (template ``lineage_steps``, from the nodes reached at the last level),
-    so the search stops at ``max_depth`` instead of exploring the whole graph and filtering
+    levels at a time (template ``lineage_steps``, from the nodes reached at the last level)
+    while the frontier is small, a level at a time (``lineage_step``) when it is not, so the
+    search stops at ``max_depth`` instead of exploring the whole graph and filtering
     afterwards; a bound past ``BFS_LEVELS`` is one query of the template instead.
 
     >>> lin.query("ancestors", uid=uid, max_depth=4)   # two round trips   # doctest: +SKIP
@@ -78,10 +84,15 @@ def bounded_lineage(lin, uid: str, max_depth: int, upstream: bool = True) -> lis
     frontier, rows, depth = [uid], [], 0
     while frontier and depth < max_depth:
         levels = min(STEP_LEVELS, max_depth - depth)
+        if levels == 1 or len(frontier) > STEPS_FRONTIER:  # lineage_steps searches 3 levels
+            levels, step_template, extra = 1, "lineage_step", {}
+        else:
+            step_template, extra = "lineage_steps", {"levels": levels}
         found: dict[str, dict] = {}  # uid -> its row, at its fewest steps from the frontier
         for i in range(0, len(frontier), STEP_BATCH):
-            for row in lin.query("lineage_steps", uids=frontier[i:i + STEP_BATCH],
-                                 upstream=upstream, levels=levels):
+            for row in lin.query(step_template, uids=frontier[i:i + STEP_BATCH],
+                                 upstream=upstream, **extra):
+                row.setdefault("steps", 1)
                 have = found.get(row["uid"])
                 if have is None or row["steps"] < have["steps"]:
                     found[row["uid"]] = row

@@ -21,7 +21,9 @@ def loaded(session_lineage):
 
 @pytest.mark.parametrize("name", ["ancestors", "descendants"])
 @pytest.mark.parametrize("depth", [1, 2, 3, 4, 5, 6, 7, 12, 13])  # 13: past BFS_LEVELS
-def test_bounded_search_gives_the_templates_rows(loaded, name, depth):
+@pytest.mark.parametrize("frontier", [0, analysis.STEPS_FRONTIER])  # 0: a level per query
+def test_bounded_search_gives_the_templates_rows(loaded, monkeypatch, name, depth, frontier):
+    monkeypatch.setattr(analysis, "STEPS_FRONTIER", frontier)
     starts = [r["uid"] for r in loaded.query(
         "MATCH (n:Lineage) WHERE n.kind IN ['Job', 'File', 'Dataset', 'FunctionCall', "
         "'Execution', 'Task'] RETURN n.uid AS uid ORDER BY uid")][::7][:25]
@@ -91,8 +93,9 @@ def test_the_cli_shows_a_page_and_sums_up_the_rest(loaded, cli_env):
 
 
 @pytest.mark.parametrize("batch", [1, 10_000])
+@pytest.mark.parametrize("frontier", [1, analysis.STEPS_FRONTIER])  # 1: c1, c2 a level a query
 def test_a_node_reached_from_two_frontier_nodes_keeps_its_shortest_depth(loaded, monkeypatch,
-                                                                          batch):
+                                                                          batch, frontier):
     """s -> p1 -> p2 -> {c1, c2} (depth 3, the second query's frontier); c1 -> y -> x and
     c2 -> x: x is 4 hops away, not 5, whichever frontier batch meets it first (batch 1:
     one query per frontier node, c1's first)."""
@@ -101,6 +104,7 @@ def test_a_node_reached_from_two_frontier_nodes_keeps_its_shortest_depth(loaded,
              ("c2", "x"), ("x", "top")]
     names = sorted({n for edge in edges for n in edge})
     monkeypatch.setattr(analysis, "STEP_BATCH", batch)
+    monkeypatch.setattr(analysis, "STEPS_FRONTIER", frontier)
     loaded.write("UNWIND $uids AS uid CREATE (:Lineage:Entity:ProvEntity {uid: uid, "
                  "kind: 'ProvEntity'})", {"uids": [prefix + n for n in names]})
     try:
