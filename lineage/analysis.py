@@ -57,7 +57,8 @@ STEP_LEVELS = 3
 #: A larger frontier is searched a level per query (template ``lineage_step``: one search
 #: over the whole frontier): ``lineage_steps`` searches from each frontier node apart, which
 #: repeats the work where their reaches overlap (dense layers, 200 nodes each derived from
-#: all 200 above: 1.1 s against 52 ms a level per query; README, Benchmarks)
+#: all 200 above: about 1 s against 42-52 ms a level per query at depths 5 and 6;
+#: bench/bench_ancestry_dense.py, README)
 STEPS_FRONTIER = 32
 #: Deepest ``max_depth`` searched level by level (a query per three levels); a deeper bound
 #: is one query of the template (its whole search, then the depth filter): past a few levels

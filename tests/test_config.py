@@ -2,6 +2,8 @@
 
 import json
 import os
+import re
+from pathlib import Path
 
 import pytest
 
@@ -189,9 +191,6 @@ def test_a_reader_process_threshold_that_is_no_size_is_refused(tmp_path, text):
 def test_every_environment_variable_read_is_in_the_readmes_table():
     """README's "Environment variables" table lists every LINEAGE_* / NEO4J_* name the
     package, the setup script and the tests read."""
-    import re
-    from pathlib import Path
-
     repo = Path(__file__).resolve().parents[1]
     sources = [*repo.glob("lineage/**/*.py"), repo / "scripts" / "setup.sh",
                repo / "tests" / "conftest.py"]
