@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -85,6 +86,9 @@ def postgres(edges: list[tuple[str, str]]):
     from tests.swift_pg import PostgresServer
     import psycopg
 
+    # SIGTERM (a killed benchmark) ends the script through its `finally`, which stops the
+    # server: the default action would leave it running
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     server = PostgresServer().start()
     conn = psycopg.connect(server.url())
     conn.execute("CREATE TABLE edge (child text, parent text)")

@@ -123,13 +123,13 @@ class _Graph:
     def fold_nodes(self, rows: Iterable[tuple], tag: str, stats: WriteStats,
                    duplicates: set = frozenset()) -> None:
         """Fold node rows ``(kind label, uid, props, extra labels)`` in (later properties
-        win, ``None`` never erases, labels add up), except the uids in ``duplicates``."""
+        win, labels add up), except the uids in ``duplicates``. The rows are a spool's:
+        their properties checked (no ``None``) and the graph's to keep (not copied)."""
         nodes, kinds = self.nodes, model.NODE_KINDS
         for label, uid, props, extra in rows:  # tuples: no Node built for each
             if uid in duplicates:
                 continue
             stats.node_rows += 1
-            props = {k: v for k, v in props.items() if v is not None}
             props["kind"] = label
             have = nodes.get(uid)
             if have is None:
@@ -155,8 +155,7 @@ class _Graph:
                 if len(stats.unresolved_examples) < 10:
                     stats.unresolved_examples.append(f"{rel} {start} -> {end}")
                 continue
-            stats.edges_written += 1
-            props = {k: v for k, v in props.items() if v is not None}
+            stats.edges_written += 1  # props: checked, the graph's to keep (see fold_nodes)
             have = edges.get(identity := (rel, start, end, key or None))
             if have is None:
                 edges[identity] = [props, [tag]]

@@ -14,7 +14,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lineage.model import core
+from lineage.model import _BY_PREFIX, core, kind_of_uid
 from lineage.model.core import INT64, ModelError, NodeKind, Role, escape_part
 
 
@@ -30,6 +30,11 @@ scalars = st.one_of(
     st.text(max_size=8), st.integers(min_value=-(2**70), max_value=2**70), st.floats(),
     st.booleans(), st.none(), st.just(_Text("sub")), st.just(_Number.ONE),
     st.lists(st.one_of(st.integers(), st.text(max_size=3), st.booleans()), max_size=3),
+    # lists of one plain type (check's list fast path), with the near misses in them
+    st.lists(st.floats(), max_size=3), st.lists(st.sampled_from([1e308, -1e308, 0.5]), max_size=3),
+    st.lists(st.integers(min_value=-(2**70), max_value=2**70), max_size=3),
+    st.lists(st.text(max_size=3), max_size=3), st.lists(st.booleans(), max_size=3),
+    st.lists(st.one_of(st.none(), st.floats(), st.just(_Text("s"))), max_size=3),
     st.tuples(st.text(max_size=3)),
 )
 
@@ -61,7 +66,8 @@ def _reference_uid(kind: NodeKind, *parts) -> str:
 
 KIND = NodeKind("Thing", Role.ENTITY, "test", uid_parts=("a", "b?", "c?"),
                 props={"s": "string", "n": "integer", "f": "float", "l": "string[]",
-                       "x": "any"})
+                       "x": "any", "b": "boolean", "j": "json", "c": "scalar",
+                       "fl": "float[]", "il": "integer[]", "bl": "boolean[]"})
 parts = st.one_of(st.text(alphabet="ab:%", max_size=4), st.integers(), st.booleans(),
                   st.none(), st.just(_Text("s:t")), st.just(_Number.ONE), st.floats(),
                   st.just("x" * 1100))
@@ -84,7 +90,8 @@ def test_uid_fast_path_agrees_with_the_rules(a, b, c):
 
 
 @settings(max_examples=2000, deadline=None)
-@given(props=st.dictionaries(st.sampled_from(["s", "n", "f", "l", "x"]), scalars, max_size=4))
+@given(props=st.dictionaries(st.sampled_from(["s", "n", "f", "l", "x", "b", "j", "c", "fl", "il",
+                                              "bl"]), scalars, max_size=5))
 def test_check_keeps_exactly_what_the_rules_allow(props):
     ok = {k: v for k, v in props.items() if v is not None}
     normalised = {k: (list(v) if isinstance(v, tuple) else v) for k, v in ok.items()}
@@ -113,6 +120,17 @@ def test_the_near_misses_by_name():
             continue
         raise AssertionError(f"{props} was accepted")
     assert KIND.check({"f": 3}) == {"f": 3}          # an integer is a float value
+    for props in ({"il": [1, 2**63]}, {"fl": [1.0, math.nan]}, {"fl": [math.inf]},
+                  {"bl": [True, 1]}, {"l": ["a", 1]}):  # lists: the plain-list fast path's
+        try:
+            KIND.check(props)
+        except ModelError:
+            continue
+        raise AssertionError(f"{props} was accepted")
+    assert KIND.check({"fl": [1e308, 1e308], "il": [-(2**63), 2**63 - 1]}) == {
+        "fl": [1e308, 1e308], "il": [-(2**63), 2**63 - 1]}  # the sum overflows: still finite
+    states = ["a", "b"]
+    assert KIND.check({"l": states})["l"] == states and KIND.check({"l": states})["l"] is not states
     assert KIND.check({"s": _Text("sub")}) == {"s": "sub"}
     assert KIND.uid("a:b", "", "") == "test:thing:a%3Ab"
     assert KIND.uid(0, "%", "c:d") == "test:thing:0:%25:c:d"
@@ -165,3 +183,22 @@ def test_long_parts_are_built_not_remembered():
     for i in range(5):
         assert uid(long_part + str(i), "x", "y") == KIND.uid(long_part + str(i), "x", "y")
     assert uid.cache_info().currsize == 1
+
+
+def _kind_of_uid_by_split(uid: str):
+    """The uid-scheme rule as first written: split off two heads, try both, then one."""
+    head = uid.split(":", 2)
+    if len(head) >= 3:
+        found = _BY_PREFIX.get(head[0] + ":" + head[1])
+        if found is not None:
+            return found
+    return _BY_PREFIX.get(head[0])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(head=st.sampled_from(sorted({p for k in _BY_PREFIX for p in (k, k.split(":")[0])})
+                            + ["", "x"]),
+       tail=st.text(alphabet="ab:", max_size=5))
+def test_kind_of_uid_agrees_with_the_split_rule(head, tail):
+    for uid in (head + tail, head + ":" + tail, tail):
+        assert kind_of_uid(uid) is _kind_of_uid_by_split(uid), uid

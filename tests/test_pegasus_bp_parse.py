@@ -133,3 +133,30 @@ def test_forced_source_reads_other_content_and_fails_clearly(tmp_path):
     assert fmt is not None and fmt.source == "pegasus"
     with pytest.raises(ParseError, match=r"record.json:1: expected key=value pairs"):
         list(fmt.parse(other, LoadReport(str(other), fmt.name)))
+
+
+def _instance_of(records):
+    return [(r.start, r.end) for r in records if isinstance(r, Edge) and r.rel is model.INSTANCE_OF]
+
+
+def test_an_attempt_is_stated_instance_of_its_job_once():
+    """Seven events of an attempt state its INSTANCE_OF once (it was seven records, a fifth
+    of a BP stream's), and every attempt of the real sample still has it."""
+    recs = list(parse(PEGASUS / "blackdiamond-4.0.bp", LoadReport("bd", "pegasus-bp")))
+    links = _instance_of(recs)
+    attempts = distinct_nodes(recs, model.kind("JobInstance"))
+    assert len(links) == len(set(links)) == len(attempts) > 0
+    assert {start for start, _ in links} == attempts
+
+
+def test_instance_of_comes_with_the_first_kept_event_of_an_attempt():
+    """An attempt's first event skipped (lenient: an image size that is not a number, found
+    after the attempt's own records were made) does not lose its INSTANCE_OF: the next kept
+    event states it."""
+    head = "ts=1 event=stampede.job_inst.{} xwf.id=w job.id=j job_inst.id=1"
+    lines = [head.format("image.info") + " size=x", head.format("submit.end") + " status=0",
+             head.format("main.start")]
+    report = LoadReport("s", "pegasus-bp", lenient=True)
+    recs = list(parse_lines(lines, report))
+    assert sum(report.skipped.values()) == 1
+    assert _instance_of(recs) == [("pegasus:job_instance:w:j:1", "pegasus:job:w:j")]

@@ -92,13 +92,20 @@ def kind(label: str) -> NodeKind:
 
 
 def kind_of_uid(uid: str) -> NodeKind | None:
-    """The kind whose uid scheme ``uid`` follows (None for a uid of no known scheme)."""
-    head = uid.split(":", 2)
-    if len(head) >= 3:
-        found = _BY_PREFIX.get(head[0] + ":" + head[1])
+    """The kind whose uid scheme ``uid`` follows (None for a uid of no known scheme).
+
+    >>> kind_of_uid("pegasus:job:w:j").label, kind_of_uid("host:n1").label, kind_of_uid("x")
+    ('Job', 'Host', None)
+    """
+    first = uid.find(":")  # the heads sliced off, not the whole uid split (every edge's ends)
+    if first < 0:
+        return _BY_PREFIX.get(uid)
+    second = uid.find(":", first + 1)
+    if second >= 0:
+        found = _BY_PREFIX.get(uid[:second])
         if found is not None:
             return found
-    return _BY_PREFIX.get(head[0])
+    return _BY_PREFIX.get(uid[:first])
 
 
 def relations_of(rel: RelType | str) -> tuple[Relation, ...]:

@@ -153,6 +153,32 @@ _SCALAR_OK = {
 }
 
 
+_NO_TYPES: frozenset = frozenset()
+#: The element type a list of each declared list type may hold with no further check but
+#: the one :func:`_plain_list_ok` makes (lists of one plain type: the common case)
+_LIST_OF = {"string[]": str, "boolean[]": bool, "integer[]": int, "float[]": float}
+
+
+def _plain_list_ok(value: list, element: type) -> bool:
+    """Whether ``value``, a non-empty list, holds only ``element`` values (exactly that type)
+    that are storable; False means "ask the full checks", which decide the rest (a mixed,
+    empty or subclass-holding list, an integer in a float list, a sum that overflows).
+
+    >>> _plain_list_ok([1.5, 2.0], float), _plain_list_ok([1.5, float("nan")], float)
+    (True, False)
+    >>> _plain_list_ok(["a", 1], str), _plain_list_ok([2**63], int)
+    (False, False)
+    """
+    if {type(v) for v in value} != {element}:
+        return False
+    if element is float:
+        total = sum(value)  # inf or NaN if any is (or if the sum overflows: full checks)
+        return total - total == 0.0
+    if element is int:
+        return INT64[0] <= min(value) and max(value) <= INT64[1]
+    return True
+
+
 def _scalar_ok(value: Any, type_name: str) -> bool | None:
     """Whether a plain ``str``/``int``/``float``/``bool`` value is of ``type_name`` and
     storable; None for any other value (lists, subclasses: ask the full checks).
@@ -203,11 +229,19 @@ class NodeKind:
     #: properties two records of one uid must agree on to be one node (when both state
     #: them): a record of another input that disagrees is a duplicate, not merged
     identity: tuple[str, ...] = ()
+    #: declared property -> the plain Python types :func:`_scalar_ok` accepts for its type
+    #: (``check``'s fast path, without a call per value)
+    fast_types: Mapping[str, frozenset] = field(default_factory=dict, init=False, repr=False,
+                                                compare=False)
 
     def __post_init__(self) -> None:
         if not self.label.isidentifier():
             raise ValueError(f"kind label {self.label!r} is not an identifier")
         object.__setattr__(self, "props", MappingProxyType({**COMMON_PROPS, **self.props}))
+        object.__setattr__(self, "fast_types", MappingProxyType({
+            name: frozenset(t for t, names in _SCALAR_OK.items() if type_name in names)
+            | ({list} if type_name in _LIST_OF else set())
+            for name, type_name in self.props.items()}))
         object.__setattr__(self, "prop_families", MappingProxyType(dict(self.prop_families)))
         for name, type_name in [*self.props.items(), *self.prop_families.items()]:
             if type_name not in TYPES:
@@ -288,10 +322,23 @@ class NodeKind:
         lineage.model.core.ModelError: X.n: expected integer, got str
         """
         out = {}
-        declared = self.props
+        declared, fast, nothing = self.props, self.fast_types, _NO_TYPES
         for key, value in props.items():
             if value is None:
                 continue
+            t = type(value)  # the common case, a plain scalar of a declared property's type,
+            if t in fast.get(key, nothing):  # decided here as _scalar_ok decides it
+                if t is int:
+                    if INT64[0] <= value <= INT64[1]:
+                        out[key] = value
+                        continue
+                elif t is list:  # a copy, as the full checks make: the reader's is its own
+                    if value and _plain_list_ok(value, _LIST_OF[declared[key]]):
+                        out[key] = value[:]
+                        continue
+                elif t is not float or value - value == 0.0:  # not inf, not NaN
+                    out[key] = value
+                    continue
             type_name = declared.get(key) or self.declares(key)
             if type_name is None:
                 raise ModelError(self.label, key, "is not a declared property")

@@ -36,6 +36,7 @@ INT64 = (-(2**63), 2**63 - 1)  # what Neo4j stores as an integer
 #: as monitord writes when it replays a log after a restart, is harmless).
 DECLARATIONS = {"job.info": ("job", "job.id"), "task.info": ("task", "task.id")}
 _NOT_CONTENT = ("ts", "level")
+_OLDER_KEYS = frozenset(pc.KEY_ALIASES)  # most streams have none: one set test per event
 
 
 class _Missing(Exception):
@@ -94,6 +95,7 @@ class _Attempt:
     states: list[str] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     exitcode_raw: int | None = None  # main.end's, overridden by post.end's (as Pegasus's loader)
+    linked: bool = False  # its INSTANCE_OF was stated (by an event whose records were kept)
 
 
 @dataclass
@@ -122,6 +124,9 @@ class _Events:
     def __init__(self, report: LoadReport):
         self.report = report
         self.state = _StreamState()
+        #: attempts whose INSTANCE_OF the event being handled states: linked once the
+        #: event's records are kept (a skipped event's are not, so a later one states it)
+        self.linking: list[_Attempt] = []
         self.handlers: dict[str, Callable[[dict[str, str], float], Iterator[Record]]] = {
             "wf.plan": self.wf_plan,
             "xwf.start": self.xwf_start,
@@ -326,13 +331,15 @@ class _Events:
     def job_inst(self, ev, ts):
         xwf, job, seq, uid = self._attempt_uid(ev)
         event = ev["event"]
-        key = (xwf, job, seq)
-        attempt = self.state.attempts.setdefault(key, _Attempt())
+        attempt = self.state.attempts.get(key := (xwf, job, seq))
+        if attempt is None:  # not setdefault: that builds an _Attempt for every event
+            attempt = self.state.attempts[key] = _Attempt()
         props: dict = {"name": f"{job} #{seq}", "submit_seq": seq, "job_id": job,
                        "sched_id": ev.get("sched.id")}
         status = _int(ev, "status")
-        if event in pc.STATE_OF_EVENT:
-            ok_state, bad_state = pc.STATE_OF_EVENT[event]
+        states = pc.STATE_OF_EVENT.get(event)
+        if states is not None:
+            ok_state, bad_state = states
             state = ok_state if (bad_state is None or status in (0, None)) else bad_state
             attempt.states.append(state)
             attempt.times.append(ts)
@@ -381,7 +388,9 @@ class _Events:
         props["last_state"] = attempt.states[-1] if attempt.states else None
         props["status"] = pc.attempt_status(attempt.exitcode_raw, props["last_state"])
         yield Node(pegasus_model.JOB_INSTANCE, uid, props)
-        yield Edge(model.INSTANCE_OF, uid, pc.job_uid(xwf, job))
+        if not attempt.linked:  # once per attempt, not once per event (7 events a job)
+            self.linking.append(attempt)
+            yield Edge(model.INSTANCE_OF, uid, pc.job_uid(xwf, job))
 
     def host_info(self, ev, ts):
         xwf, job, seq, uid = self._attempt_uid(ev)
@@ -543,7 +552,7 @@ def _handled(handlers: "_Events", events: Iterable[tuple[int, dict]], report: Lo
         if name.startswith("stampede."):
             name = name[len("stampede."):]
         ev["event"] = name
-        if pc.canonical_keys(ev):
+        if not _OLDER_KEYS.isdisjoint(ev) and pc.canonical_keys(ev):
             counts["older key spellings"] = counts.get("older key spellings", 0) + 1
         handler = handlers.handlers.get(name)
         if handler is None:
@@ -559,11 +568,17 @@ def _handled(handlers: "_Events", events: Iterable[tuple[int, dict]], report: Lo
                 _check_redeclaration(handlers.state, ev, lineno)
             produced = list(handler(ev, ts))
         except _Missing as exc:
+            handlers.linking.clear()
             report.skip(path, lineno, exc.expected, exc.found)
             continue
         except ValueError as exc:
+            handlers.linking.clear()
             report.skip(path, lineno, "a valid 'ts' timestamp", str(exc))
             continue
+        if handlers.linking:
+            for attempt in handlers.linking:
+                attempt.linked = True
+            handlers.linking.clear()
         counts[name] = counts.get(name, 0) + 1
         yield from produced
     yield from handlers.finish()
