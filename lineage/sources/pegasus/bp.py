@@ -36,7 +36,6 @@ INT64 = (-(2**63), 2**63 - 1)  # what Neo4j stores as an integer
 #: as monitord writes when it replays a log after a restart, is harmless).
 DECLARATIONS = {"job.info": ("job", "job.id"), "task.info": ("task", "task.id")}
 _NOT_CONTENT = ("ts", "level")
-_OLDER_KEYS = frozenset(pc.KEY_ALIASES)  # most streams have none: one set test per event
 
 
 class _Missing(Exception):
@@ -552,7 +551,7 @@ def _handled(handlers: "_Events", events: Iterable[tuple[int, dict]], report: Lo
         if name.startswith("stampede."):
             name = name[len("stampede."):]
         ev["event"] = name
-        if not _OLDER_KEYS.isdisjoint(ev) and pc.canonical_keys(ev):
+        if pc.canonical_keys(ev):
             counts["older key spellings"] = counts.get("older key spellings", 0) + 1
         handler = handlers.handlers.get(name)
         if handler is None:

@@ -213,6 +213,9 @@ KEY_ALIASES: dict[str, str] = {
 }
 
 
+_OLDER_KEYS = frozenset(KEY_ALIASES)
+
+
 def canonical_keys(event: dict[str, str]) -> int:
     """Rename the older spellings of ``event``'s keys (:data:`KEY_ALIASES`) in place; returns
     how many were renamed. A key already present in its current spelling wins.
@@ -221,6 +224,8 @@ def canonical_keys(event: dict[str, str]) -> int:
     >>> canonical_keys(ev), ev["job.id"]
     (1, 'mDiffFit_ID000085')
     """
+    if _OLDER_KEYS.isdisjoint(event):  # most streams have none: one set test per event
+        return 0
     renamed = 0
     for old, new in KEY_ALIASES.items():
         if old in event:
