@@ -21,26 +21,30 @@ database.
 from __future__ import annotations
 
 import gc
+import logging
 import operator
 import os
 import pickle
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import loads, model, server
+from . import loads, server
+from .bulk_fold import _FoldingSpool, _Graph
+from .bulk_partitions import Partitions, partitions_for
 from .collector import fewer_collections
 from .errors import LineageError, ParseError
-from .pipeline import (LoadResult, Progress, _load_props, _Spool, expand, first_result,
+from .pipeline import (LoadResult, Progress, _load_props, expand, first_result,
                        identity, is_url, parse_to_spool, raise_failures, sha256_of)
 from .records import as_json, scalar_type
 from .redact import redact_url
 from .settings import LoadOptions
 from .sources.base import LoadReport
-from .writer import WriteStats, ensure_schema
+from .writer import ensure_schema
+
+log = logging.getLogger("lineage.bulk")
 
 #: Between the elements of an array value (no loader value holds it: checked while writing).
 ARRAY_DELIMITER = "\x1f"
@@ -99,184 +103,6 @@ def _scalar(value: Any) -> str:
 
 
 _EXACT = {str: _quoted, int: str, float: repr, bool: _scalar, list: _array}
-
-
-# ------------------------------------------------------------------ folding records
-@dataclass
-class _Graph:
-    """Every element the inputs state, folded as the writer's MERGEs fold them."""
-
-    nodes: dict[str, list] = field(default_factory=dict)  # uid -> [labels, props, loads]
-    edges: dict[tuple, list] = field(default_factory=dict)  # (rel, start, end, key) -> [props, loads]
-    #: empty list values (an empty CSV array is no value at all): set after the import
-    empty_lists: list[dict] = field(default_factory=list)
-    #: lists and dicts many elements share (the labels of a kind, one load's tag, no
-    #: properties): never changed in place, replaced when an element's own differs
-    #: (about a fifth of the fold's memory at 10^6 elements, README)
-    _shared: dict = field(default_factory=dict, repr=False)
-
-    def add_input(self, spool, tag: str, prefix: str, report: LoadReport) -> tuple[WriteStats, set]:
-        """Fold one input's spool in, as the writer's MERGEs would store it; the input's
-        nodes that another input stated as something else are left out (reported)."""
-        duplicates = self._identity_conflicts(spool, prefix, report) if self.nodes else set()
-        stats = WriteStats()
-        self.fold_nodes(spool.node_rows(), tag, stats, duplicates)
-        self.fold_edges(spool.edge_rows(), tag, stats, duplicates)
-        return stats, duplicates
-
-    def fold_nodes(self, rows: Iterable[tuple], tag: str, stats: WriteStats,
-                   duplicates: set = frozenset()) -> None:
-        """Fold node rows ``(kind label, uid, props, extra labels)`` in (later properties
-        win, labels add up), except the uids in ``duplicates``. The rows are a spool's:
-        their properties checked (no ``None``) and the graph's to keep (not copied)."""
-        nodes, kinds, shared = self.nodes, model.NODE_KINDS, self._shared
-        tags = shared.setdefault(("tags", tag), [tag])
-        for label, uid, props, extra in rows:  # tuples: no Node built for each
-            if uid in duplicates:
-                continue
-            stats.node_rows += 1
-            props["kind"] = label
-            labels = shared.get((label, extra))
-            if labels is None:
-                labels = shared[label, extra] = [*kinds[label].labels, *extra]
-            have = nodes.get(uid)
-            if have is None:
-                nodes[uid] = [labels, props, tags]
-                continue
-            if labels is not have[0]:
-                missing = [name for name in labels if name not in have[0]]
-                if missing:  # a new list: the one it had may be shared
-                    have[0] = have[0] + missing
-            have[1].update(props)
-            if tag not in have[2]:
-                have[2] = have[2] + [tag]
-
-    def fold_edges(self, rows: Iterable[tuple], tag: str, stats: WriteStats,
-                   duplicates: set = frozenset()) -> None:
-        """Fold relationship rows ``(type, start, end, props, key)`` in (one per type, ends
-        and key); one whose end is not a node of the graph is counted as unresolved."""
-        nodes, edges, shared = self.nodes, self.edges, self._shared
-        tags, no_props = shared.setdefault(("tags", tag), [tag]), shared.setdefault("props", {})
-        for rel, start, end, props, key in rows:
-            if start in duplicates or end in duplicates:
-                continue
-            stats.edge_rows += 1
-            if start not in nodes or end not in nodes:
-                stats.unresolved_edges += 1
-                if len(stats.unresolved_examples) < 10:
-                    stats.unresolved_examples.append(f"{rel} {start} -> {end}")
-                continue
-            stats.edges_written += 1  # props: checked, the graph's to keep (see fold_nodes)
-            have = edges.get(identity := (rel, start, end, key or None))
-            if have is None:
-                edges[identity] = [props or no_props, tags]
-                continue
-            if props:  # the shared empty dict is never updated: replaced by the row's own
-                if have[0] is no_props:
-                    have[0] = props
-                else:
-                    have[0].update(props)
-            if tag not in have[1]:
-                have[1] = have[1] + [tag]
-
-    def _identity_conflicts(self, spool, prefix: str, report: LoadReport) -> set[str]:
-        """As :func:`lineage.writer.identity_conflicts`: uids other inputs of this bulk load
-        stated with other values of the kind's identity properties (the first one stays)."""
-        found: dict[str, list] = {}
-        if not any(model.NODE_KINDS[label].identity for label in spool.node_counts):
-            return set()
-        kinds = model.NODE_KINDS
-        for label, uid, props, _ in spool.node_rows():
-            have = self.nodes.get(uid)
-            if have is None or not kinds[label].identity:
-                continue
-            if not any(not t.startswith(prefix) for t in have[2]):
-                continue
-            differ = [[k, have[1].get(k), props.get(k)] for k in kinds[label].identity
-                      if props.get(k) is not None and have[1].get(k) is not None
-                      and have[1][k] != props[k]]
-            if differ:
-                found[uid] = differ
-        for uid, differ in sorted(found.items())[:20]:
-            what = "; ".join(f"{k} {old!r} there, {new!r} here" for k, old, new in differ)
-            report.warn(f"{report.path}: {uid} was already loaded from another input as "
-                        f"something else ({what}): this input's record is a duplicate and "
-                        "was not loaded")
-        if found:
-            report.extra["duplicate_uids_of_other_inputs"] = len(found)
-        return set(found)
-
-    def clear(self) -> None:
-        """Forget everything folded (a failed first input)."""
-        self.nodes.clear()
-        self.edges.clear()
-        self.empty_lists.clear()
-        self._shared.clear()
-
-    def tagged(self) -> dict[str, list[int]]:
-        """Per tag: how many nodes and relationships carry it."""
-        counts: dict[str, list[int]] = {}
-        for _, _, tags in self.nodes.values():
-            for tag in tags:
-                counts.setdefault(tag, [0, 0])[0] += 1
-        for _, tags in self.edges.values():
-            for tag in tags:
-                counts.setdefault(tag, [0, 0])[1] += 1
-        return counts
-
-
-class _FoldingSpool(_Spool):
-    """The spool of the first input of a bulk load: its records are folded into the (still
-    empty) graph while the input is read, not kept on disk and read back after it (the
-    reader runs in a child process; this one has time to fold meanwhile). What the input
-    stated is the whole graph, so a failed input is undone by emptying the graph.
-
-    A relationship is folded as soon as both its ends are nodes of the graph; one that
-    names a node not read yet waits for the end of the input (as do later statements of
-    the same relationship, which keeps their order), then is folded or counted unresolved,
-    as :meth:`_Graph.add_input` would have.
-    """
-
-    def __init__(self, graph: _Graph, tag: str):  # no temporary files: nothing is kept
-        assert not graph.nodes and not graph.edges, "only the first input of a bulk load"
-        self.graph, self.tag, self.stats = graph, tag, WriteStats()
-        self._node_buf, self._edge_buf = [], []
-        self.node_counts, self.edge_counts = {}, {}
-        self._waiting: list[tuple] = []  # relationships whose ends were not all read yet
-        self._waiting_ids: set[tuple] = set()
-
-    def _flush_nodes(self) -> None:
-        self.graph.fold_nodes(self._node_buf, self.tag, self.stats)
-        self._node_buf = []
-
-    def _flush_edges(self) -> None:
-        if self._node_buf:  # every node read so far is in the graph before an edge looks
-            self._flush_nodes()
-        nodes, waiting, waiting_ids = self.graph.nodes, self._waiting, self._waiting_ids
-        ready = []
-        for row in self._edge_buf:
-            rel, start, end, _, key = row
-            if start in nodes and end in nodes and not (
-                    waiting_ids and (rel, start, end, key or None) in waiting_ids):
-                ready.append(row)
-            else:
-                waiting.append(row)
-                waiting_ids.add((rel, start, end, key or None))
-        self.graph.fold_edges(ready, self.tag, self.stats)
-        self._edge_buf = []
-
-    def seal(self) -> None:
-        super().seal()
-        self.graph.fold_edges(self._waiting, self.tag, self.stats)
-        self._waiting, self._waiting_ids = [], set()
-
-    def node_rows(self):
-        raise TypeError("a folding spool keeps no rows: they are in the graph")
-
-    edge_rows = node_rows
-
-    def close(self) -> None:
-        self._node_buf = self._edge_buf = self._waiting = []
 
 
 # ------------------------------------------------------------------ CSV
@@ -557,68 +383,211 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
     results: list[LoadResult] = []
     failures: list[ParseError] = []
     graph = _Graph()
+    fold = _Fold(graph, options.bulk_fold_elements, server.ServerPaths.under(state).root,
+                 _input_bytes(paths))
     loaded: list[tuple[LoadResult, str, float]] = []  # result, load id, started
-    for item in expand(paths, source):
-        if progress:
-            progress("start", {"path": item.path, "format": item.format.name if item.format else None})
-        started, t0 = time.time(), time.perf_counter()
-        fmt = item.format
-        result = first_result(item)
-        if not item.problem and fmt is not None:
-            lid = loads.load_id(fmt.name, identity(item))
-            if not is_url(item.path):
-                result.sha256 = sha256_of(item.path)
-            report = LoadReport(item.path, fmt.name, lenient=options.lenient, options=options)
-            tag = loads.tag_of(lid, 1)
-            # the first input with content folds while it is read (the graph is empty, so
-            # there is nothing it could conflict with, and a failure just empties it again)
-            folding = _FoldingSpool(graph, tag) if not graph.nodes else None
-            try:
-                spool = parse_to_spool(item, report, folding)
-            except ParseError as exc:
-                if folding is not None:
-                    graph.clear()
-                result.status, result.error = "failed", str(exc)
+    try:
+        for item in expand(paths, source):
+            if progress:
+                progress("start", {"path": item.path,
+                                   "format": item.format.name if item.format else None})
+            started, t0 = time.time(), time.perf_counter()
+            fmt = item.format
+            result = first_result(item)
+            if not item.problem and fmt is not None:
+                lid = loads.load_id(fmt.name, identity(item))
+                if not is_url(item.path):
+                    result.sha256 = sha256_of(item.path)
+                report = LoadReport(item.path, fmt.name, lenient=options.lenient,
+                                    options=options)
+                tag = loads.tag_of(lid, 1)
+                # the first input with content folds while it is read (the graph is empty,
+                # so there is nothing it could conflict with; a failure just empties it)
+                folding = fold.first_spool(tag, f"{lid}:", report, result)
+                try:
+                    spool = parse_to_spool(item, report, folding)
+                except ParseError as exc:
+                    if folding is not None:
+                        fold.forget()
+                    result.status, result.error = "failed", str(exc)
+                    result.report, result.seconds = report.summary(), time.perf_counter() - t0
+                    loaded.append((result, lid, started))
+                    if fail_fast:
+                        _finish(lin, state, fold, loaded, options, stopping)
+                        raise
+                    failures.append(exc)
+                    results.append(result)
+                    if progress:
+                        progress("done", result.as_dict())
+                    continue
+                try:
+                    result.nodes, result.edges = spool.node_counts, spool.edge_counts
+                    if not result.nodes and not result.edges:
+                        result.status = "empty"
+                    else:
+                        fold.add(spool, folding, tag, f"{lid}:", report, result)
+                        result.status = "loaded"
+                finally:
+                    spool.close()
+                fold.read(item.path)
                 result.report, result.seconds = report.summary(), time.perf_counter() - t0
                 loaded.append((result, lid, started))
-                if fail_fast:
-                    _finish(lin, state, graph, loaded, options, stopping)
-                    raise
-                failures.append(exc)
-                results.append(result)
-                if progress:
-                    progress("done", result.as_dict())
-                continue
-            try:
-                result.nodes, result.edges = spool.node_counts, spool.edge_counts
-                if not result.nodes and not result.edges:
-                    result.status = "empty"
-                else:
-                    stats = (spool.stats if folding is not None
-                             else graph.add_input(spool, tag, f"{lid}:", report)[0])
-                    result.write.add(stats)
-                    result.status = "loaded"
-            finally:
-                spool.close()
-            result.report, result.seconds = report.summary(), time.perf_counter() - t0
-            loaded.append((result, lid, started))
-        results.append(result)
-        if progress:
-            progress("done", result.as_dict())
-    _finish(lin, state, graph, loaded, options, stopping)
+            results.append(result)
+            if progress:
+                progress("done", result.as_dict())
+        _finish(lin, state, fold, loaded, options, stopping)
+    finally:
+        fold.close()
     raise_failures(failures, results)
     return results
 
 
-def _finish(lin, state: Path, graph: _Graph, loaded: list, options: LoadOptions,
+class _Fold:
+    """The bulk load's fold: in memory (``graph``) until it would pass ``budget`` elements,
+    then on disk in partitions (:mod:`lineage.bulk_partitions`) under ``directory``."""
+
+    def __init__(self, graph: _Graph, budget: int | None, directory: Path, total_bytes: int):
+        self.graph, self.budget, self.directory = graph, budget, directory
+        self.partitions: Partitions | None = None
+        self.in_memory: list[tuple] = []  # (tag, prefix, report, result) folded in the graph
+        self.total_bytes, self.bytes_done = total_bytes, 0
+
+    def first_spool(self, tag: str, prefix: str, report: LoadReport,
+                    result: LoadResult) -> _FoldingSpool | None:
+        """A spool that folds while reading, for the first input with content (else None)."""
+        if self.graph.nodes or self.partitions is not None:
+            return None
+
+        def spill() -> tuple[Partitions, int]:
+            self.in_memory.append((tag, prefix, report, result))
+            self._to_disk(report.bytes_read)
+            return self.partitions, len(self.in_memory) - 1
+
+        return _FoldingSpool(self.graph, tag, self.budget, spill)
+
+    def add(self, spool, folding: _FoldingSpool | None, tag: str, prefix: str,
+            report: LoadReport, result: LoadResult) -> None:
+        """Fold one input's spool in (its write stats go into ``result`` now or, for rows
+        that went to the partitions, when they are folded)."""
+        if folding is not None:
+            result.write.add(spool.stats)
+            if folding.partitions is not None:
+                self.partitions.inputs[folding.number].result = result
+            else:
+                self.in_memory.append((tag, prefix, report, result))
+            return
+        records = sum(spool.node_counts.values()) + sum(spool.edge_counts.values())
+        if (self.partitions is None and self.budget is not None
+                and len(self.graph.nodes) + len(self.graph.edges) + records > self.budget):
+            self._to_disk(report.bytes_read, records)
+        if self.partitions is None:
+            result.write.add(self.graph.add_input(spool, tag, prefix, report)[0])
+            self.in_memory.append((tag, prefix, report, result))
+            return
+        number = self.partitions.add_input(tag, prefix, report)
+        self.partitions.inputs[number].result = result
+        self.partitions.add_nodes(number, spool.node_rows())
+        self.partitions.add_edges(number, spool.edge_rows())
+
+    def _to_disk(self, bytes_read: int, more: int = 0) -> None:
+        """From now on, the partitions: numbered for the inputs folded so far, holding what
+        the graph folded (sized for the inputs' bytes at the rate read so far)."""
+        elements = len(self.graph.nodes) + len(self.graph.edges) + more
+        done = self.bytes_done + bytes_read
+        expected = elements * max(self.total_bytes / done, 1.0) * 1.25 if done > 0 else \
+            elements * 8
+        self.partitions = Partitions(Path(tempfile.mkdtemp(prefix="bulk-fold-",
+                                                          dir=self.directory)),
+                                     partitions_for(int(expected), self.budget))
+        for tag, prefix, report, _ in self.in_memory:
+            self.partitions.add_input(tag, prefix, report)
+        self.partitions.add_state(self.graph)
+        log.info("bulk load: %d graph elements folded, past the budget of %d: folding on "
+                 "in %d partitions on disk", elements, self.budget, self.partitions.count)
+
+    def read(self, path: str) -> None:
+        """An input was read (its bytes count towards sizing the partitions)."""
+        if not is_url(path):
+            try:
+                self.bytes_done += os.path.getsize(path)
+            except OSError:
+                pass
+
+    def forget(self) -> None:
+        """The first input failed: nothing was folded."""
+        self.graph.clear()
+        self.in_memory.clear()
+        self.close()
+        self.partitions = None
+
+    def empty(self) -> bool:
+        return not self.graph.nodes and self.partitions is None
+
+    def write_csv(self, directory: Path) -> tuple[list[Path], list[Path]]:
+        """The folded graph as neo4j-admin CSV (see :func:`write_csv`); from the partitions,
+        each input's write stats and conflict warnings go into its result."""
+        if self.partitions is None:
+            return write_csv(self.graph, directory)
+        parts = self.partitions
+        nodes, rels = (_Shapes(directory, "nodes", _NODE_COLUMNS),
+                       _Shapes(directory, "relationships", _REL_COLUMNS))
+        try:
+            for graph in parts.node_graphs():
+                _write_nodes(graph, nodes)
+            for graph in parts.edge_graphs():
+                _write_edges(graph, rels)
+        except BaseException:
+            nodes.abandon()
+            rels.abandon()
+            raise
+        for found in parts.inputs:
+            if found.result is not None:
+                found.result.write.add(found.stats)
+                found.result.report = found.report.summary()
+        return nodes.close(), rels.close()
+
+    def tagged(self) -> dict[str, list[int]]:
+        return self.partitions.tagged if self.partitions is not None else self.graph.tagged()
+
+    def empty_lists(self) -> list[dict]:
+        return (self.partitions.empty_lists if self.partitions is not None
+                else self.graph.empty_lists)
+
+    def close(self) -> None:
+        """Remove the partitions' files (what was gathered from them stays)."""
+        if self.partitions is not None:
+            self.partitions.close()
+
+
+def _input_bytes(paths) -> int:
+    """The size of every file under ``paths`` (URLs count nothing)."""
+    total = 0
+    for path in paths:
+        if is_url(str(path)):
+            continue
+        path = Path(path)
+        if path.is_file():
+            total += path.stat().st_size
+        elif path.is_dir():
+            for root, _, files in os.walk(path):
+                for name in files:
+                    try:
+                        total += os.path.getsize(os.path.join(root, name))
+                    except OSError:
+                        pass
+    return total
+
+
+def _finish(lin, state: Path, fold: _Fold, loaded: list, options: LoadOptions,
             stopping: server.BackgroundStop) -> None:
     """Import the folded graph (when it holds anything) into the stopped server and start it
     again, then the schema and the loads."""
-    if graph.nodes:
+    if not fold.empty():
         paths = server.ServerPaths.under(state)
         work = Path(tempfile.mkdtemp(prefix="bulk-", dir=paths.root))
         try:
-            node_files, rel_files = write_csv(graph, work)
+            node_files, rel_files = fold.write_csv(work)
+            fold.close()  # the partitions' files, before the import needs the space
             server.import_full(state, node_files, rel_files, ARRAY_DELIMITER,
                                report=work / "import.report", stopping=stopping)
         finally:
@@ -628,10 +597,11 @@ def _finish(lin, state: Path, graph: _Graph, loaded: list, options: LoadOptions,
     _reconnect(lin, state)
     driver, database = lin.graph.driver, lin.graph.database
     ensure_schema(driver, database)
-    for i in range(0, len(graph.empty_lists), 1000):
-        driver.execute_query(_EMPTY_LISTS, rows=graph.empty_lists[i:i + 1000],
+    empty_lists = fold.empty_lists()
+    for i in range(0, len(empty_lists), 1000):
+        driver.execute_query(_EMPTY_LISTS, rows=empty_lists[i:i + 1000],
                              database_=database)
-    tagged = graph.tagged()
+    tagged = fold.tagged()
     for result, lid, started in loaded:
         props = _load_props(result, started)
         if result.status == "loaded":

@@ -37,6 +37,9 @@ class LoadOptions:
     #: file inputs of at least this many bytes are read in a child process while this one
     #: checks and spools their records (lineage.reader_process); ``None``: never
     reader_process_bytes: int | None = field(default=16 << 20, compare=False)
+    #: graph elements a bulk load folds in memory; past them it folds on disk, partition by
+    #: partition (lineage.bulk_partitions); ``None``: no limit
+    bulk_fold_elements: int | None = field(default=2_000_000, compare=False)
 
     def __post_init__(self) -> None:
         if self.xalt_env not in XALT_ENV_MODES:
@@ -61,6 +64,28 @@ def _int(env: Mapping[str, str], name: str, default: int) -> int:
         return int(text) if text not in (None, "") else default
     except ValueError:
         raise ValueError(f"{name}={text!r}: expected a whole number") from None
+
+
+def _count_or_off(env: Mapping[str, str], name: str, default: int) -> int | None:
+    """A count of at least 1,000, or ``None`` for ``off``.
+
+    >>> _count_or_off({"X": "off"}, "X", 5), _count_or_off({"X": "5000"}, "X", 5)
+    (None, 5000)
+    >>> _count_or_off({"X": "10"}, "X", 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: X='10': expected a whole number of at least 1000, or off
+    """
+    if (env.get(name) or "").strip().lower() in ("off", "never", "none"):
+        return None
+    try:
+        value = _int(env, name, default)
+    except ValueError:
+        value = -1
+    if value < 1000:
+        raise ValueError(f"{name}={env.get(name)!r}: expected a whole number of at least "
+                         "1000, or off")
+    return value
 
 
 def _bytes_or_off(env: Mapping[str, str], name: str, default: int) -> int | None:
@@ -175,7 +200,8 @@ class Settings:
             lenient=values.pop("lenient", False),
             xalt_env=values.pop("xalt_env", "filtered"),
             unqlite_probe_seconds=_float(env, "LINEAGE_UNQLITE_PROBE_SECONDS", 30.0),
-            reader_process_bytes=_bytes_or_off(env, "LINEAGE_READER_PROCESS_BYTES", 16 << 20))
+            reader_process_bytes=_bytes_or_off(env, "LINEAGE_READER_PROCESS_BYTES", 16 << 20),
+            bulk_fold_elements=_count_or_off(env, "LINEAGE_BULK_FOLD_ELEMENTS", 2_000_000))
         values.setdefault("neo4j_uri", None)
         return cls(ci=bool(env.get("CI")), load=load,
                    config_file=str(path) if path else None,

@@ -115,6 +115,26 @@ def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin):
     assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
 
 
+def test_a_bulk_load_past_its_memory_budget_gives_the_same_graph(lin, bulk_lin, monkeypatch):
+    """Folded on disk, partition by partition, past 1,000 elements in memory."""
+    from lineage import bulk
+    from lineage.settings import LoadOptions
+
+    spilled = []
+    real = bulk._Fold._to_disk
+    monkeypatch.setattr(bulk._Fold, "_to_disk",
+                        lambda self, *a: spilled.append(len(self.in_memory)) or real(self, *a))
+    bulk_lin.reset(force=True)
+    normal = lin.load(INPUTS)
+    on_disk = bulk_lin.load(INPUTS, bulk=True, options=LoadOptions(bulk_fold_elements=1000))
+    assert len(spilled) == 1 and spilled[0] > 1  # between inputs, after several
+    assert _summary(on_disk) == _summary(normal)
+    assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
+    assert _loads(bulk_lin) == _loads(lin)
+    state = server.ServerPaths.under(BULK_STATE).root
+    assert not list(state.glob("bulk-fold-*")) and not list(state.glob("bulk-*"))
+
+
 def test_bulk_refuses_a_graph_that_is_not_empty(bulk_lin, tmp_path):
     bulk_lin.reset(force=True)
     bulk_lin.load([SAMPLES / "xalt"])

@@ -188,6 +188,20 @@ def test_a_reader_process_threshold_that_is_no_size_is_refused(tmp_path, text):
         Settings.from_env(env)
 
 
+@pytest.mark.parametrize("text, expected", [("off", None), ("1000", 1000), ("", 2_000_000),
+                                            ("5000000", 5_000_000)])
+def test_the_bulk_fold_budget(tmp_path, text, expected):
+    env = {"LINEAGE_BULK_FOLD_ELEMENTS": text, "XDG_CONFIG_HOME": str(tmp_path)}
+    assert Settings.from_env(env).load.bulk_fold_elements == expected
+
+
+@pytest.mark.parametrize("text", ["999", "-1", "2M", "1.5"])
+def test_a_bulk_fold_budget_that_is_no_count_is_refused(tmp_path, text):
+    env = {"LINEAGE_BULK_FOLD_ELEMENTS": text, "XDG_CONFIG_HOME": str(tmp_path)}
+    with pytest.raises(ValueError, match=r"LINEAGE_BULK_FOLD_ELEMENTS=.*at least 1000"):
+        Settings.from_env(env)
+
+
 def test_every_environment_variable_read_is_in_the_readmes_table():
     """README's "Environment variables" table lists every LINEAGE_* / NEO4J_* name the
     package, the setup script and the tests read."""

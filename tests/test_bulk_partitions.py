@@ -1,0 +1,203 @@
+"""A bulk load past its memory budget folds on disk, partition by partition
+(lineage.bulk_partitions), into the graph the in-memory fold gives: the same CSV rows, the
+same write stats, conflict warnings, tag counts and empty lists per input, whether the
+budget is passed in the middle of the first input or between inputs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from lineage import bulk_partitions, loads
+from lineage.bulk import _Fold, _Graph
+from lineage.model import NODE_KINDS, REL_TYPES
+from lineage.pipeline import Input, expand, first_result, identity, parse_to_spool
+from lineage.records import Edge, Node
+from lineage.sources.base import Format, LoadReport
+
+from .conftest import SAMPLES
+from .test_bulk_load import _content
+from .xalt_helpers import RUN_AAA, signed
+
+
+def _fold(items, budget, directory) -> dict:
+    """The bulk load's fold of ``items`` (the calls its loop makes), written as CSV."""
+    fold = _Fold(_Graph(), budget, directory, sum(_size(i) for i in items))
+    results = []
+    for item in items:
+        lid = loads.load_id(item.format.name, identity(item))
+        report, result = LoadReport(item.path, item.format.name), first_result(item)
+        folding = fold.first_spool(loads.tag_of(lid, 1), f"{lid}:", report, result)
+        spool = parse_to_spool(item, report, folding)
+        if spool.node_counts or spool.edge_counts:
+            fold.add(spool, folding, loads.tag_of(lid, 1), f"{lid}:", report, result)
+        spool.close()
+        fold.read(item.path)
+        result.report = report.summary()
+        results.append(result)
+    partitioned = fold.partitions is not None
+    (directory / "csv").mkdir()
+    node_files, rel_files = fold.write_csv(directory / "csv")
+    out = {"nodes": _content(node_files), "relationships": _content(rel_files),
+           "tagged": fold.tagged(), "empty": sorted(map(repr, fold.empty_lists())),
+           "stats": [(r.write.node_rows, r.write.edge_rows, r.write.edges_written,
+                      r.write.unresolved_edges, len(r.write.unresolved_examples))
+                     for r in results],
+           "reports": [r.report for r in results], "partitioned": partitioned}
+    fold.close()
+    assert not any(directory.glob("bulk-fold-*")), "the partitions' files are removed"
+    return out
+
+
+def _size(item) -> int:
+    return os.path.getsize(item.path) if os.path.isfile(item.path) else 0
+
+
+def _conflicting_runs(tmp_path) -> list[Input]:
+    """Three XALT inputs of one run uuid: the first, another program (a conflict: left out,
+    warned about), the first again (no conflict)."""
+    rec = json.loads(RUN_AAA.read_text())
+    uuid = rec["userT"]["run_uuid"]
+    other = json.loads(RUN_AAA.read_text())
+    other["userT"]["exec_path"] = "/usr/bin/other-program"
+    other["hash_id"] = "e" * 40
+    paths = []
+    for name, record in (("a", rec), ("b", other), ("c", rec)):
+        path = tmp_path / name / f"run.x.aaa.{uuid}.json"
+        path.parent.mkdir()
+        path.write_text(signed(record))
+        paths.append(path)
+    return list(expand(paths))
+
+
+def _edges_before_nodes(tmp_path) -> Input:
+    """Relationships stated before their ends (they wait while the input is folded in
+    memory), restated with other properties, one never resolved, nodes gaining labels."""
+    job, wf, user = (NODE_KINDS[k] for k in ("Job", "Workflow", "User"))
+    part_of, by = REL_TYPES["PART_OF"], REL_TYPES["WAS_ASSOCIATED_WITH"]
+
+    def parse(path, report):
+        yield Node(wf, wf.uid("w"), {"xwf_id": "w"})
+        yield Edge(by, wf.uid("w"), user.uid("u"), {"site": "first"}, "a")
+        for n in range(3, 1502):
+            yield Edge(part_of, job.uid("w", f"j{n}"), wf.uid("w"), {}, "")
+        yield Node(user, user.uid("u"), {"name": "u"})
+        for n in range(3, 1502):
+            yield Node(job, job.uid("w", f"j{n}"), {"job_id": f"j{n}", "xwf_id": "w"})
+        yield Edge(by, wf.uid("w"), user.uid("u"), {"site": "second"}, "a")
+        yield Edge(part_of, job.uid("w", "j2"), wf.uid("w"), {}, "c")  # j2 never comes
+        for n in range(3, 1400):
+            yield Edge(part_of, job.uid("w", f"j{n}"), wf.uid("w"), {}, "")
+            yield Node(job, job.uid("w", f"j{n}"), {"max_retries": n, "host": "s"})
+            yield Edge(by, wf.uid("w"), user.uid("u"), {"site": f"s{n}"}, "a")
+
+    path = tmp_path / "made.txt"
+    path.write_text("x")
+    return Input(str(path), Format("test", "test", lambda p, h: False, parse), True)
+
+
+def _conflicting_ends(tmp_path) -> list[Input]:
+    """Two inputs stating one execution differently: the second's relationships from and
+    to it are left out (neither written nor counted)."""
+    exe, run, host = (NODE_KINDS[k] for k in ("Execution", "ProgramRun", "Host"))
+    within, on = REL_TYPES["RAN_WITHIN"], REL_TYPES["WAS_ASSOCIATED_WITH"]
+    e = exe.uid("u-1")
+
+    def first(path, report):
+        yield Node(exe, e, {"uuid": "u-1", "exec_path": "/a", "sha1": "1" * 40})
+        yield Node(host, host.uid("h1"), {"name": "h1"})
+        yield Edge(on, e, host.uid("h1"), {}, "")
+
+    def second(path, report):
+        yield Node(exe, e, {"uuid": "u-1", "exec_path": "/b", "sha1": "1" * 40})
+        yield Node(run, run.uid("r", "1"), {"run": "r", "pid": 1})
+        yield Node(host, host.uid("h2"), {"name": "h2"})
+        yield Edge(within, run.uid("r", "1"), e, {}, "")  # ends at the duplicate
+        yield Edge(on, e, host.uid("h2"), {}, "")  # starts at it
+
+    made = []
+    for name, parse in (("first", first), ("second", second)):
+        path = tmp_path / f"{name}.txt"
+        path.write_text(name)
+        made.append(Input(str(path), Format("test", "test", lambda p, h: False, parse), True))
+    return made
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory) -> list[Input]:
+    tmp = tmp_path_factory.mktemp("inputs")
+    made = _edges_before_nodes(tmp)
+    samples = [i for i in expand([SAMPLES]) if i.format is not None]
+    # the made input first (it spills while folded as read), the conflicts last
+    return [made, *samples, *_conflicting_runs(tmp), *_conflicting_ends(tmp)]
+
+
+@pytest.fixture(scope="module")
+def in_memory(inputs, tmp_path_factory) -> dict:
+    return _fold(inputs, None, tmp_path_factory.mktemp("memory"))
+
+
+def test_the_reference_fold_is_worth_comparing_with(in_memory):
+    assert not in_memory["partitioned"]
+    assert len(in_memory["nodes"]) > 1000 and len(in_memory["relationships"]) > 3000
+    assert any(s[3] for s in in_memory["stats"]), "an unresolved relationship"
+    assert any(r.get("duplicate_uids_of_other_inputs") for r in in_memory["reports"])
+    assert in_memory["empty"], "an empty list value"
+
+
+@pytest.mark.parametrize("budget, buffered", [
+    (1000, 7),       # in the middle of the first input; chunks of a few rows
+    (4000, 200_000),  # between inputs (the first holds ~3,000 elements)
+    (4500, 50),      # later (after seven inputs)
+])
+def test_past_the_budget_the_fold_on_disk_gives_the_same_graph(inputs, in_memory, tmp_path,
+                                                               monkeypatch, budget, buffered):
+    monkeypatch.setattr(bulk_partitions, "BUFFERED_ROWS", buffered)
+    on_disk = _fold(inputs, budget, tmp_path)
+    assert on_disk["partitioned"]
+    assert on_disk == {**in_memory, "partitioned": True}
+
+
+def test_the_first_input_spills_in_its_middle(inputs, tmp_path, monkeypatch):
+    """With a budget of 1,000 the made input (3,000 elements) goes to disk while it is read:
+    some of its relationships were folded in memory, some waited, the rest came after."""
+    spilled = []
+    real = _Fold._to_disk
+    monkeypatch.setattr(_Fold, "_to_disk", lambda self, *a: spilled.append(
+        (len(self.in_memory), len(self.graph.nodes))) or real(self, *a))
+    _fold(inputs[:1], 1000, tmp_path)
+    assert spilled and spilled[0][0] == 1 and 0 < spilled[0][1] < 1600
+
+
+def test_partitions_are_sized_for_the_whole_input():
+    assert bulk_partitions.partitions_for(10_000_000, 1_000_000) == 40
+    assert bulk_partitions.partitions_for(100, 1_000_000) == 8
+    assert bulk_partitions.partitions_for(10**12, 1000) == 1024
+
+
+def test_a_first_input_that_fails_after_its_spill_leaves_nothing(inputs, tmp_path):
+    """Strict: the made input with a bad record at its end fails after going to disk; the
+    fold is empty again, its files are gone, and the next input folds in memory."""
+    from lineage.errors import ParseError
+
+    made = inputs[0]
+
+    def broken(path, report):
+        yield from made.format.parse(path, report)
+        yield Node(NODE_KINDS["Job"], "pegasus:job:w:bad", {"no_such_property": 1})
+
+    bad = Input(made.path, Format("test", "test", lambda p, h: False, broken), True)
+    fold = _Fold(_Graph(), 1000, tmp_path, 1)
+    report, result = LoadReport(bad.path, "test"), first_result(bad)
+    folding = fold.first_spool("t:1", "t:", report, result)
+    with pytest.raises(ParseError, match="no_such_property"):
+        parse_to_spool(bad, report, folding)
+    assert folding.partitions is not None  # it had gone to disk
+    fold.forget()
+    assert fold.empty() and not fold.in_memory and not any(tmp_path.glob("bulk-fold-*"))
+    nxt = inputs[1]
+    report = LoadReport(nxt.path, nxt.format.name)
+    assert fold.first_spool("u:1", "u:", report, first_result(nxt)) is not None
