@@ -498,7 +498,7 @@ class _Fold:
             elements * 8
         self.partitions = Partitions(Path(tempfile.mkdtemp(prefix="bulk-fold-",
                                                           dir=self.directory)),
-                                     partitions_for(int(expected), self.budget))
+                                     partitions_for(int(expected), self.budget), self.budget)
         for tag, prefix, report, _ in self.in_memory:
             self.partitions.add_input(tag, prefix, report)
         self.partitions.add_state(self.graph)

@@ -45,7 +45,8 @@ from .bulk_fold import _Graph
 from .sources.base import LoadReport
 from .writer import WriteStats
 
-#: rows buffered, over all partitions of one kind, before they are written
+#: rows buffered, over all partitions of one kind, before they are written (at most; an
+#: eighth of the fold's budget when that is less: the buffers count against it)
 BUFFERED_ROWS = 200_000
 
 _NEVER = 1 << 62  # "stated by no input"
@@ -70,15 +71,15 @@ class PartitionedInput:
 class _Files:
     """One file per partition, appended to in pickled chunks of rows."""
 
-    def __init__(self, directory: Path, stem: str, count: int):
+    def __init__(self, directory: Path, stem: str, count: int, limit: int):
         self.paths = [directory / f"{stem}-{i}.pickle" for i in range(count)]
         self.buffers: list[list] = [[] for _ in range(count)]
-        self.buffered = 0
+        self.buffered, self.limit = 0, limit
 
     def add(self, partition: int, row: tuple) -> None:
         self.buffers[partition].append(row)
         self.buffered += 1
-        if self.buffered >= BUFFERED_ROWS:
+        if self.buffered >= self.limit:
             self.flush()
 
     def _write(self, partition: int) -> None:
@@ -117,13 +118,14 @@ class Partitions:
     type, start, end, props, key)`` or ``(None, type, start, end, key, props, tags)``.
     """
 
-    def __init__(self, directory: Path, count: int):
+    def __init__(self, directory: Path, count: int, budget: int | None = None):
         self.directory, self.count = directory, count
         directory.mkdir(parents=True, exist_ok=True)
         self.inputs: list[PartitionedInput] = []
-        self._nodes = _Files(directory, "nodes", count)
-        self._by_end = _Files(directory, "by-end", count)
-        self._by_start = _Files(directory, "by-start", count)
+        limit = min(BUFFERED_ROWS, max(1000, (budget or BUFFERED_ROWS * 8) // 8))
+        self._nodes = _Files(directory, "nodes", count, limit)
+        self._by_end = _Files(directory, "by-end", count, limit)
+        self._by_start = _Files(directory, "by-start", count, limit)
         self.empty_lists: list[dict] = []
         self.tagged: dict[str, list[int]] = {}
 
