@@ -362,6 +362,7 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
     result per input, as :func:`lineage.pipeline.load` returns them."""
     options = options or LoadOptions()
     state = refuse_unless_empty_managed(lin)
+    _remove_leftovers(server.ServerPaths.under(state))
     # The server is stopped while the inputs are parsed (its stop takes seconds that the
     # import would otherwise wait for), which also keeps any other client from writing into
     # the database the import is about to replace; it is started again whatever happens.
@@ -375,6 +376,17 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
             stopping.restart()
         if lin.graph is graph_before:
             _reconnect(lin, state)
+
+
+def _remove_leftovers(paths: server.ServerPaths) -> None:
+    """The CSV and partition directories a bulk load killed before its cleanup left behind
+    (up to the size of its input), unless a live bulk load holds this server."""
+    if server.bulk_holder(paths) is not None or not paths.root.is_dir():
+        return
+    for leftover in paths.root.glob("bulk-*"):
+        if leftover.is_dir() and not leftover.is_symlink():
+            log.info("removing %s, left by a bulk load that did not end", leftover)
+            shutil.rmtree(leftover, ignore_errors=True)
 
 
 def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, source: str,

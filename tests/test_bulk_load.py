@@ -125,14 +125,17 @@ def test_a_bulk_load_past_its_memory_budget_gives_the_same_graph(lin, bulk_lin, 
     monkeypatch.setattr(bulk._Fold, "_to_disk",
                         lambda self, *a: spilled.append(len(self.in_memory)) or real(self, *a))
     bulk_lin.reset(force=True)
+    state = server.ServerPaths.under(BULK_STATE).root
+    leftover = state / "bulk-fold-killed"  # what a bulk load killed before its cleanup left
+    leftover.mkdir()
+    (leftover / "nodes-0.pickle").write_bytes(b"x" * 1000)
     normal = lin.load(INPUTS)
     on_disk = bulk_lin.load(INPUTS, bulk=True, options=LoadOptions(bulk_fold_elements=1000))
     assert len(spilled) == 1 and spilled[0] > 1  # between inputs, after several
     assert _summary(on_disk) == _summary(normal)
     assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
     assert _loads(bulk_lin) == _loads(lin)
-    state = server.ServerPaths.under(BULK_STATE).root
-    assert not list(state.glob("bulk-fold-*")) and not list(state.glob("bulk-*"))
+    assert not [p for p in state.glob("bulk-*") if p.is_dir()]
 
 
 def test_bulk_refuses_a_graph_that_is_not_empty(bulk_lin, tmp_path):
@@ -503,3 +506,21 @@ def test_folded_elements_share_no_list_or_dict_they_change():
     assert ab[1] == ["t:1", "t:2"] and ba[1] == ["t:1"]
     graph.fold_nodes([("Job", b, {"job_id": "b"}, ())], "t:1", stats)  # nothing new: as it was
     assert node_b == [labels, {"job_id": "b", "kind": "Job"}, ["t:1"]]
+
+
+def test_leftovers_of_a_killed_bulk_load_go_unless_a_live_one_holds_the_server(tmp_path):
+    import json
+    import socket
+
+    from lineage.bulk import _remove_leftovers
+
+    paths = server.ServerPaths.under(tmp_path)
+    paths.root.mkdir(parents=True)
+    leftover = paths.root / "bulk-abc"
+    leftover.mkdir()
+    paths.bulk_mark.write_text(json.dumps({"pid": os.getppid(), "host": socket.gethostname()}))
+    _remove_leftovers(paths)  # a live process holds the server: its files may be in use
+    assert leftover.is_dir()
+    paths.bulk_mark.write_text(json.dumps({"pid": 2**22 + 12345, "host": socket.gethostname()}))
+    _remove_leftovers(paths)  # the mark of a process that is gone
+    assert not leftover.exists() and paths.bulk_mark.exists()
