@@ -405,7 +405,7 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
                                    "format": item.format.name if item.format else None})
             started, t0 = time.time(), time.perf_counter()
             fmt = item.format
-            result = first_result(item)
+            result, pending = first_result(item), False
             if not item.problem and fmt is not None:
                 lid = loads.load_id(fmt.name, identity(item))
                 if not is_url(item.path):
@@ -425,19 +425,20 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
                     result.report, result.seconds = report.summary(), time.perf_counter() - t0
                     loaded.append((result, lid, started))
                     if fail_fast:
-                        _finish(lin, state, fold, loaded, options, stopping)
+                        _finish(lin, state, fold, loaded, options, stopping, progress)
                         raise
                     failures.append(exc)
                     results.append(result)
                     if progress:
                         progress("done", result.as_dict())
                     continue
+                pending = False  # its relationships are checked when the partitions are
                 try:
                     result.nodes, result.edges = spool.node_counts, spool.edge_counts
                     if not result.nodes and not result.edges:
                         result.status = "empty"
                     else:
-                        fold.add(spool, folding, tag, f"{lid}:", report, result)
+                        pending = fold.add(spool, folding, tag, f"{lid}:", report, result)
                         result.status = "loaded"
                 finally:
                     spool.close()
@@ -446,8 +447,8 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
                 loaded.append((result, lid, started))
             results.append(result)
             if progress:
-                progress("done", result.as_dict())
-        _finish(lin, state, fold, loaded, options, stopping)
+                progress("done", {**result.as_dict(), "pending": pending})
+        _finish(lin, state, fold, loaded, options, stopping, progress)
     finally:
         fold.close()
     raise_failures(failures, results)
@@ -478,16 +479,16 @@ class _Fold:
         return _FoldingSpool(self.graph, tag, self.budget, spill)
 
     def add(self, spool, folding: _FoldingSpool | None, tag: str, prefix: str,
-            report: LoadReport, result: LoadResult) -> None:
-        """Fold one input's spool in (its write stats go into ``result`` now or, for rows
-        that went to the partitions, when they are folded)."""
+            report: LoadReport, result: LoadResult) -> bool:
+        """Fold one input's spool in; its write stats go into ``result`` now (False) or,
+        when its rows went to the partitions, as they are folded (True)."""
         if folding is not None:
             result.write.add(spool.stats)
             if folding.partitions is not None:
                 self.partitions.inputs[folding.number].result = result
-            else:
-                self.in_memory.append((tag, prefix, report, result))
-            return
+                return True
+            self.in_memory.append((tag, prefix, report, result))
+            return False
         records = sum(spool.node_counts.values()) + sum(spool.edge_counts.values())
         if (self.partitions is None and self.budget is not None
                 and len(self.graph.nodes) + len(self.graph.edges) + records > self.budget):
@@ -495,11 +496,12 @@ class _Fold:
         if self.partitions is None:
             result.write.add(self.graph.add_input(spool, tag, prefix, report)[0])
             self.in_memory.append((tag, prefix, report, result))
-            return
+            return False
         number = self.partitions.add_input(tag, prefix, report)
         self.partitions.inputs[number].result = result
         self.partitions.add_nodes(number, spool.node_rows())
         self.partitions.add_edges(number, spool.edge_rows())
+        return True
 
     def _to_disk(self, bytes_read: int, more: int = 0) -> None:
         """From now on, the partitions: numbered for the inputs folded so far, holding what
@@ -558,6 +560,12 @@ class _Fold:
                 found.result.report = found.report.summary()
         return nodes.close(), rels.close()
 
+    def folded(self) -> list[LoadResult]:
+        """The results whose write counts came from the partitions, in input order."""
+        if self.partitions is None:
+            return []
+        return [found.result for found in self.partitions.inputs if found.result is not None]
+
     def tagged(self) -> dict[str, list[int]]:
         return self.partitions.tagged if self.partitions is not None else self.graph.tagged()
 
@@ -591,7 +599,7 @@ def _input_bytes(paths) -> int:
 
 
 def _finish(lin, state: Path, fold: _Fold, loaded: list, options: LoadOptions,
-            stopping: server.BackgroundStop) -> None:
+            stopping: server.BackgroundStop, progress: Progress | None = None) -> None:
     """Import the folded graph (when it holds anything) into the stopped server and start it
     again, then the schema and the loads."""
     if not fold.empty():
@@ -600,6 +608,8 @@ def _finish(lin, state: Path, fold: _Fold, loaded: list, options: LoadOptions,
         try:
             node_files, rel_files = fold.write_csv(work)
             fold.close()  # the partitions' files, before the import needs the space
+            for result in fold.folded() if progress else ():
+                progress("folded", result.as_dict())
             server.import_full(state, node_files, rel_files, ARRAY_DELIMITER,
                                report=work / "import.report", stopping=stopping)
         finally:

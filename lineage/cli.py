@@ -311,24 +311,49 @@ def neo4j_status(as_json, demo):
 
 # ------------------------------------------------------------------ load and stats
 def _progress_printer(quiet: bool, echo=None):
+    """A line per input when it is done; in a bulk load past its fold's budget an input's
+    line waits for its "folded" event (its final counts), and later lines wait behind it."""
     echo = echo or (lambda line: click.echo(line, err=True))
+    held: list[list] = []  # [info, final?] in input order, once one input is pending
 
     def progress(event: str, info: dict) -> None:
-        if quiet or event != "done":
+        if quiet or event not in ("done", "folded"):
             return
-        line = (f"{info['status']:12} {info['path']} [{info['format']}] "
-                f"{info['node_records']} node / {info['edge_records']} edge records"
-                f" in {info['seconds']} s")
-        if info["status"] in ("failed", "unreadable") and info.get("error"):
-            line += f": {info['error']}"
-        if info["unresolved_edges"]:
-            line += f"; {info['unresolved_edges']} edges point at nodes not in the graph"
-        if info["skipped"]:
-            line += f"; skipped {sum(info['skipped'].values())}"
-        if info["unknown"]:
-            line += f"; unknown {sum(info['unknown'].values())} ({', '.join(list(info['unknown'])[:5])})"
-        echo(line)
+        if event == "folded":
+            waiting = next((h for h in held if not h[1] and h[0]["path"] == info["path"]),
+                           None)
+            if waiting is not None:
+                waiting[:] = [info, True]
+        elif info.get("pending") or held:
+            held.append([info, not info.get("pending")])
+        else:
+            echo(_input_line(info))
+        while held and held[0][1]:
+            echo(_input_line(held.pop(0)[0]))
+
+    def flush() -> None:
+        """The lines still waiting (a load that failed before its fold was done)."""
+        while held:
+            echo(_input_line(held.pop(0)[0]))
+
+    progress.flush = flush
     return progress
+
+
+def _input_line(info: dict) -> str:
+    """The line ``lineage load`` prints for an input."""
+    line = (f"{info['status']:12} {info['path']} [{info['format']}] "
+            f"{info['node_records']} node / {info['edge_records']} edge records"
+            f" in {info['seconds']} s")
+    if info["status"] in ("failed", "unreadable") and info.get("error"):
+        line += f": {info['error']}"
+    if info["unresolved_edges"]:
+        line += f"; {info['unresolved_edges']} edges point at nodes not in the graph"
+    if info["skipped"]:
+        line += f"; skipped {sum(info['skipped'].values())}"
+    if info["unknown"]:
+        line += f"; unknown {sum(info['unknown'].values())} ({', '.join(list(info['unknown'])[:5])})"
+    return line
 
 
 @main.command()
@@ -378,6 +403,8 @@ def load(paths, source, lenient, as_json, fmt, quiet, env, fail_fast, chimbuko_r
             if getattr(exc, "results", None):
                 _print_load_results(exc.results, fmt)
             raise
+        finally:
+            printer.flush()
         linked = lin.link() if then_link else None
     _print_load_results(results, fmt)
     if linked is not None:

@@ -35,6 +35,9 @@ from .redact import redact_url
 from .settings import LoadOptions
 from .writer import WriteStats, Writer, ensure_schema, identity_conflicts
 
+#: ``progress(event, info)``: "start" (an input), "records" (read so far), "done" (its
+#: result, ``LoadResult.as_dict()``); in a bulk load past its fold's budget, a "done" with
+#: ``pending`` true is followed by "folded" with the input's final write counts
 Progress = Callable[[str, dict], None]
 _CHUNK = 1000
 

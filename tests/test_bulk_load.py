@@ -130,8 +130,15 @@ def test_a_bulk_load_past_its_memory_budget_gives_the_same_graph(lin, bulk_lin, 
     leftover.mkdir()
     (leftover / "nodes-0.pickle").write_bytes(b"x" * 1000)
     normal = lin.load(INPUTS)
-    on_disk = bulk_lin.load(INPUTS, bulk=True, options=LoadOptions(bulk_fold_elements=1000))
+    events = []
+    on_disk = bulk_lin.load(INPUTS, bulk=True, options=LoadOptions(bulk_fold_elements=1000),
+                            progress=lambda event, info: events.append((event, info)))
     assert len(spilled) == 1 and spilled[0] > 1  # between inputs, after several
+    pending = [i["path"] for e, i in events if e == "done" and i.get("pending")]
+    folded = {i["path"]: i for e, i in events if e == "folded"}
+    assert pending and list(folded) == pending
+    assert [folded[r.path]["unresolved_edges"] for r in on_disk if r.path in folded] == [
+        r.write.unresolved_edges for r in on_disk if r.path in folded]
     assert _summary(on_disk) == _summary(normal)
     assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
     assert _loads(bulk_lin) == _loads(lin)

@@ -201,3 +201,34 @@ def test_a_first_input_that_fails_after_its_spill_leaves_nothing(inputs, tmp_pat
     nxt = inputs[1]
     report = LoadReport(nxt.path, nxt.format.name)
     assert fold.first_spool("u:1", "u:", report, first_result(nxt)) is not None
+
+
+def test_the_cli_prints_a_pending_input_with_its_folded_counts_in_input_order():
+    """Past the budget an input's line waits for its final counts ("folded"); the lines of
+    inputs after it wait behind it, so the order stays the inputs'."""
+    from lineage.cli import _progress_printer
+
+    def info(path, unresolved=0, pending=False, status="loaded"):
+        return {"status": status, "path": path, "format": "f", "node_records": 1,
+                "edge_records": 2, "seconds": 0.1, "unresolved_edges": unresolved,
+                "skipped": {}, "unknown": {}, "pending": pending}
+
+    lines = []
+    printer = _progress_printer(False, echo=lines.append)
+    printer("done", info("a"))  # folded in memory: printed at once
+    printer("done", info("b", pending=True))
+    printer("done", info("c", status="failed"))  # not pending, but after b
+    printer("done", info("d", pending=True))
+    assert [line.split()[1] for line in lines] == ["a"]
+    printer("folded", info("b", unresolved=3))
+    printer("folded", info("d", unresolved=1))
+    assert [line.split()[1] for line in lines] == ["a", "b", "c", "d"]
+    assert "3 edges point at nodes not in the graph" in lines[1]
+    assert "1 edges point at" in lines[3] and "point at" not in lines[2]
+
+    lines.clear()
+    printer("done", info("e", pending=True))  # the load fails before its fold is done
+    printer("done", info("f"))
+    assert lines == []
+    printer.flush()
+    assert [line.split()[1] for line in lines] == ["e", "f"]
