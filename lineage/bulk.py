@@ -257,23 +257,13 @@ def _write_forked(graph: _Graph, nodes: _Shapes, rels: _Shapes):
         return None
     if pid == 0:  # the child: relationships, then its answer, then out (no atexit handlers)
         os.close(read_end)
-        status = 1
-        try:
-            gc.disable()
-            graph.empty_lists = []
-            try:
-                _write_edges(graph, rels)
-                answer = ("done", rels.close(), graph.empty_lists)
-            except BaseException as exc:  # noqa: BLE001 - sent to the parent, raised there
-                rels.abandon()
-                answer = ("error", exc if isinstance(exc, LineageError)
-                          else LineageError(f"writing the relationships' CSV: "
-                                            f"{type(exc).__name__}: {exc}"))
-            with os.fdopen(write_end, "wb") as pipe:
-                pickle.dump(answer, pipe, protocol=pickle.HIGHEST_PROTOCOL)
-            status = 0
-        finally:
-            os._exit(status)
+        graph.empty_lists = []
+
+        def edges() -> tuple:
+            _write_edges(graph, rels)
+            return rels.close(), graph.empty_lists
+
+        _child(edges, rels, "writing the relationships' CSV", write_end)
     gc.unfreeze()
     os.close(write_end)
     try:
@@ -284,17 +274,114 @@ def _write_forked(graph: _Graph, nodes: _Shapes, rels: _Shapes):
             raise
         node_files = nodes.close()
     finally:
-        with os.fdopen(read_end, "rb") as pipe:
-            data = pipe.read()  # until the child ends (or is killed)
-        _, status = os.waitpid(pid, 0)
+        answer = _answer(read_end, pid)
+    rel_files, empty_lists = _checked(answer, "writing the relationships' CSV")
+    graph.empty_lists.extend(empty_lists)
+    return node_files, rel_files
+
+
+def _child(work, rels: _Shapes, what: str, answer_fd: int) -> None:
+    """A forked writer: ``work()``'s results, or the error that stopped it, pickled to
+    ``answer_fd``; then out at once (no atexit handlers or buffered output run twice)."""
+    status = 1
+    try:
+        gc.disable()
+        try:
+            answer = ("done", *work())
+        except BaseException as exc:  # noqa: BLE001 - sent to the parent, raised there
+            rels.abandon()
+            answer = ("error", exc if isinstance(exc, LineageError)
+                      else LineageError(f"{what}: {type(exc).__name__}: {exc}"))
+        with os.fdopen(answer_fd, "wb") as pipe:
+            pickle.dump(answer, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _answer(answer_fd: int, pid: int) -> tuple[bytes, int]:
+    """What a forked writer sent, read until it ended (or was killed), and its wait status."""
+    with os.fdopen(answer_fd, "rb") as pipe:
+        data = pipe.read()
+    return data, os.waitpid(pid, 0)[1]
+
+
+def _checked(answer: tuple[bytes, int], what: str) -> list:
+    """A forked writer's results; its error raised here, or one saying it died."""
+    data, status = answer
     if not data:
-        raise LineageError(f"the process writing the relationships' CSV ended without an "
-                           f"answer (wait status {status}: killed, or out of memory?)")
+        raise LineageError(f"the process {what} ended without an answer (wait status "
+                           f"{status}: killed, or out of memory?)")
     answer = pickle.loads(data)
     if answer[0] == "error":
         raise answer[1]
-    graph.empty_lists.extend(answer[2])
-    return node_files, answer[1]
+    return answer[1:]
+
+
+def _write_partitions_forked(parts: Partitions, nodes: _Shapes, rels: _Shapes):
+    """The partitions folded and written by two processes: this one the nodes, a forked
+    child the relationships (each partition's once this one has folded its nodes: their
+    numbers go through a pipe). The child sends back its files and what it gathered (empty
+    lists, tag counts, each input's relationship counts), or the error that stopped it;
+    None when no child could be made."""
+    signal_read, signal_write = os.pipe()
+    answer_read, answer_write = os.pipe()
+    gc.freeze()  # the child's collector must not touch (and so copy) the parent's objects
+    try:
+        pid = os.fork()
+    except OSError:
+        gc.unfreeze()
+        for fd in (signal_read, signal_write, answer_read, answer_write):
+            os.close(fd)
+        return None
+    if pid == 0:  # the child: relationships, then its answer, then out (no atexit handlers)
+        os.close(signal_write)
+        os.close(answer_read)
+        signals = os.fdopen(signal_read, "rb")
+
+        def wait_seen(partition: int) -> None:
+            if len(signals.read(4)) < 4:
+                raise LineageError("the process folding the nodes stopped")
+
+        def edges() -> tuple:
+            for graph in parts.edge_graphs(wait_seen):
+                _write_edges(graph, rels)
+            return (rels.close(), parts.empty_lists, parts.tagged,
+                    [found.stats for found in parts.inputs])
+
+        _child(edges, rels, "folding the relationships on disk", answer_write)
+    gc.unfreeze()
+    os.close(signal_read)
+    os.close(answer_write)
+    signals = os.fdopen(signal_write, "wb", buffering=0)
+
+    def seen(partition: int) -> None:
+        try:
+            signals.write(partition.to_bytes(4, "little"))
+        except BrokenPipeError:
+            pass  # the child has stopped: its answer says why
+
+    try:
+        try:
+            for graph in parts.node_graphs(seen):
+                _write_nodes(graph, nodes)
+        except BaseException:
+            nodes.abandon()
+            raise
+        finally:
+            signals.close()  # the child, waiting for a partition, learns that none comes
+        node_files = nodes.close()
+    finally:
+        answer = _answer(answer_read, pid)
+    rel_files, empty_lists, tagged, stats = _checked(answer, "folding the relationships on disk")
+    parts.empty_lists.extend(empty_lists)
+    for tag, (node_count, edge_count) in tagged.items():
+        counts = parts.tagged.setdefault(tag, [0, 0])
+        counts[0] += node_count
+        counts[1] += edge_count
+    for found, edge_stats in zip(parts.inputs, stats):
+        found.stats.add(edge_stats)
+    return node_files, rel_files
 
 
 def _write_nodes(graph: _Graph, nodes: _Shapes) -> None:
@@ -545,20 +632,23 @@ class _Fold:
         parts = self.partitions
         nodes, rels = (_Shapes(directory, "nodes", _NODE_COLUMNS),
                        _Shapes(directory, "relationships", _REL_COLUMNS))
-        try:
-            for graph in parts.node_graphs():
-                _write_nodes(graph, nodes)
-            for graph in parts.edge_graphs():
-                _write_edges(graph, rels)
-        except BaseException:
-            nodes.abandon()
-            rels.abandon()
-            raise
+        written = _write_partitions_forked(parts, nodes, rels) if _second_core() else None
+        if written is None:
+            try:
+                for graph in parts.node_graphs():
+                    _write_nodes(graph, nodes)
+                for graph in parts.edge_graphs():
+                    _write_edges(graph, rels)
+            except BaseException:
+                nodes.abandon()
+                rels.abandon()
+                raise
+            written = nodes.close(), rels.close()
         for found in parts.inputs:
             if found.result is not None:
                 found.result.write.add(found.stats)
                 found.result.report = found.report.summary()
-        return nodes.close(), rels.close()
+        return written
 
     def folded(self) -> list[LoadResult]:
         """The results whose write counts came from the partitions, in input order."""

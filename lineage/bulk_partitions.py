@@ -37,7 +37,7 @@ from __future__ import annotations
 import heapq
 import pickle
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -160,9 +160,10 @@ class Partitions:
             by_end.add(of(row[2]), (number, *row))
 
     # ------------------------------------------------------------------ folding
-    def node_graphs(self) -> Iterator[_Graph]:
+    def node_graphs(self, on_seen: Callable[[int], None] | None = None) -> Iterator[_Graph]:
         """Each partition's nodes, folded (empty lists and tag counts gathered here); what
-        the relationships need of them is kept on disk for :meth:`edge_graphs`."""
+        the relationships need of them is kept on disk for :meth:`edge_graphs` (``on_seen``
+        is called with the partition's number once it is)."""
         self._nodes.flush()
         for partition in range(self.count):
             graph, seen = _Graph(), {}  # seen: uid -> [first input, duplicate inputs]
@@ -173,6 +174,8 @@ class Partitions:
                     self._fold_nodes(graph, number, rows, seen)
             with open(self.directory / f"seen-{partition}.pickle", "wb") as fh:
                 pickle.dump(seen, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            if on_seen is not None:
+                on_seen(partition)
             yield graph
             self._gather(graph)
         for found in self.inputs:
@@ -216,12 +219,15 @@ class Partitions:
         with open(self.directory / f"seen-{partition}.pickle", "rb") as fh:
             return pickle.load(fh)
 
-    def edge_graphs(self) -> Iterator[_Graph]:
-        """Each partition's relationships (by start), resolved and folded (after
-        :meth:`node_graphs`)."""
+    def edge_graphs(self, wait_seen: Callable[[int], None] | None = None) -> Iterator[_Graph]:
+        """Each partition's relationships (by start), resolved and folded: after
+        :meth:`node_graphs`, or beside it in another process (``wait_seen(partition)``
+        returns once that partition's nodes are folded)."""
         of, by_start = self._of, self._by_start
         self._by_end.flush()
         for partition in range(self.count):  # by end: the end's duplicates and presence
+            if wait_seen is not None:
+                wait_seen(partition)
             seen = self._seen(partition)
             for row in self._by_end.rows(partition):
                 number, end = row[0], row[3]

@@ -232,3 +232,78 @@ def test_the_cli_prints_a_pending_input_with_its_folded_counts_in_input_order():
     assert lines == []
     printer.flush()
     assert [line.split()[1] for line in lines] == ["e", "f"]
+
+
+def test_one_process_folds_the_partitions_as_two_do(inputs, in_memory, tmp_path, monkeypatch):
+    from lineage import bulk
+
+    forks = []
+    monkeypatch.setattr(bulk, "_write_partitions_forked",
+                        lambda *a: forks.append(1) or None)  # as when fork fails
+    assert _fold(inputs, 1000, tmp_path) == {**in_memory, "partitioned": True}
+    assert forks == [1]
+    monkeypatch.setattr(bulk, "_second_core", lambda: False)
+    (tmp_path / "again").mkdir()
+    assert _fold(inputs, 1000, tmp_path / "again") == {**in_memory, "partitioned": True}
+    assert forks == [1]
+
+
+def _breaking(monkeypatch, name, action):
+    from lineage import bulk
+
+    real = getattr(bulk, name)
+    calls = []
+
+    def broken(graph, shapes):
+        calls.append(1)
+        if len(calls) == 3:  # the third partition's
+            action()
+        real(graph, shapes)
+
+    monkeypatch.setattr(bulk, name, broken)
+
+
+def _raise():
+    raise ValueError("disk on fire")
+
+
+def test_an_error_folding_relationships_on_disk_is_raised_here(inputs, tmp_path, monkeypatch):
+    from lineage.errors import LineageError
+
+    _breaking(monkeypatch, "_write_edges", _raise)  # in the child
+    with pytest.raises(LineageError, match="folding the relationships on disk: ValueError: "
+                                           "disk on fire"):
+        _fold(inputs, 1000, tmp_path)
+
+
+def test_a_killed_relationship_process_is_an_error(inputs, tmp_path, monkeypatch):
+    import signal
+
+    from lineage.errors import LineageError
+
+    _breaking(monkeypatch, "_write_edges", lambda: os.kill(os.getpid(), signal.SIGKILL))
+    with pytest.raises(LineageError, match="ended without an answer"):
+        _fold(inputs, 1000, tmp_path)
+
+
+def test_an_error_folding_nodes_on_disk_ends_the_relationship_process(inputs, tmp_path,
+                                                                     monkeypatch):
+    import signal
+
+    def hung(*_):
+        raise TimeoutError("the relationship process was left waiting for partitions")
+
+    _breaking(monkeypatch, "_write_nodes", _raise)  # here: the child must not wait forever
+    children, real_fork = [], os.fork
+    monkeypatch.setattr(os, "fork", lambda: children.append(real_fork()) or children[-1])
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        with pytest.raises(ValueError, match="disk on fire"):
+            _fold(inputs, 1000, tmp_path)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    [child] = [pid for pid in children if pid]  # the parent's view; the child sees 0
+    with pytest.raises(ChildProcessError):  # it ended and was waited for
+        os.waitpid(child, os.WNOHANG)
