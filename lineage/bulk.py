@@ -691,15 +691,25 @@ def _input_bytes(paths) -> int:
 def _finish(lin, state: Path, fold: _Fold, loaded: list, options: LoadOptions,
             stopping: server.BackgroundStop, progress: Progress | None = None) -> None:
     """Import the folded graph (when it holds anything) into the stopped server and start it
-    again, then the schema and the loads."""
+    again, then the schema and the loads (each step announced as a "step" event)."""
+    def step(message: str) -> None:
+        if progress:
+            progress("step", {"message": f"bulk load: {message}"})
+
     if not fold.empty():
         paths = server.ServerPaths.under(state)
         work = Path(tempfile.mkdtemp(prefix="bulk-", dir=paths.root))
         try:
+            step("folding on disk and writing neo4j-admin CSV" if fold.partitions is not None
+                 else f"writing {len(fold.graph.nodes) + len(fold.graph.edges):,} graph "
+                      "elements as neo4j-admin CSV")
             node_files, rel_files = fold.write_csv(work)
             fold.close()  # the partitions' files, before the import needs the space
             for result in fold.folded() if progress else ():
                 progress("folded", result.as_dict())
+            size = sum(f.stat().st_size for f in (*node_files, *rel_files)) / 2**20
+            step(f"importing {len(node_files) + len(rel_files)} CSV files ({size:,.0f} MiB) "
+                 "with neo4j-admin, then starting Neo4j again")
             server.import_full(state, node_files, rel_files, ARRAY_DELIMITER,
                                report=work / "import.report", stopping=stopping)
         finally:
@@ -708,6 +718,7 @@ def _finish(lin, state: Path, fold: _Fold, loaded: list, options: LoadOptions,
         stopping.restart()
     _reconnect(lin, state)
     driver, database = lin.graph.driver, lin.graph.database
+    step("creating the model's constraints and indexes")
     ensure_schema(driver, database)
     empty_lists = fold.empty_lists()
     for i in range(0, len(empty_lists), 1000):

@@ -317,7 +317,10 @@ def _progress_printer(quiet: bool, echo=None):
     held: list[list] = []  # [info, final?] in input order, once one input is pending
 
     def progress(event: str, info: dict) -> None:
-        if quiet or event not in ("done", "folded"):
+        if quiet or event not in ("done", "folded", "step"):
+            return
+        if event == "step":  # a bulk load's step after its inputs were read
+            echo(info["message"])
             return
         if event == "folded":
             waiting = next((h for h in held if not h[1] and h[0]["path"] == info["path"]),

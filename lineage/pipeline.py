@@ -37,7 +37,8 @@ from .writer import WriteStats, Writer, ensure_schema, identity_conflicts
 
 #: ``progress(event, info)``: "start" (an input), "records" (read so far), "done" (its
 #: result, ``LoadResult.as_dict()``); in a bulk load past its fold's budget, a "done" with
-#: ``pending`` true is followed by "folded" with the input's final write counts
+#: ``pending`` true is followed by "folded" with the input's final write counts; a bulk
+#: load announces its steps after the inputs ("step", with a ``message``)
 Progress = Callable[[str, dict], None]
 _CHUNK = 1000
 

@@ -137,6 +137,8 @@ def test_a_bulk_load_past_its_memory_budget_gives_the_same_graph(lin, bulk_lin, 
     pending = [i["path"] for e, i in events if e == "done" and i.get("pending")]
     folded = {i["path"]: i for e, i in events if e == "folded"}
     assert pending and list(folded) == pending
+    steps = [i["message"] for e, i in events if e == "step"]
+    assert len(steps) == 3 and "folding on disk" in steps[0] and "neo4j-admin" in steps[1]
     assert [folded[r.path]["unresolved_edges"] for r in on_disk if r.path in folded] == [
         r.write.unresolved_edges for r in on_disk if r.path in folded]
     assert _summary(on_disk) == _summary(normal)

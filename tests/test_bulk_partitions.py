@@ -226,6 +226,12 @@ def test_the_cli_prints_a_pending_input_with_its_folded_counts_in_input_order():
     assert "3 edges point at nodes not in the graph" in lines[1]
     assert "1 edges point at" in lines[3] and "point at" not in lines[2]
 
+    printer("step", {"message": "bulk load: importing"})  # a step: printed as it comes
+    assert lines[-1] == "bulk load: importing"
+    quiet = []
+    _progress_printer(True, echo=quiet.append)("step", {"message": "x"})
+    assert quiet == []
+
     lines.clear()
     printer("done", info("e", pending=True))  # the load fails before its fold is done
     printer("done", info("f"))
