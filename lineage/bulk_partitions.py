@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .bulk_fold import _Graph
+from .errors import LineageError
 from .sources.base import LoadReport
 from .writer import WriteStats
 
@@ -68,6 +69,23 @@ class PartitionedInput:
     first_conflicts: list = field(default_factory=list)
 
 
+def _dump(path: Path, value, mode: str) -> None:
+    """Pickle ``value`` to ``path``; a full disk (or any write error) names the place.
+
+    >>> _dump(Path("/nonexistent/p-0.pickle"), [1], "ab")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lineage.errors.LineageError: /nonexistent/p-0.pickle: the bulk load's fold could not be ...
+    """
+    try:
+        with open(path, mode) as fh:
+            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    except OSError as exc:
+        raise LineageError(f"{path}: the bulk load's fold could not be written there "
+                           f"({exc.strerror or exc}); free space there, or raise "
+                           "LINEAGE_BULK_FOLD_ELEMENTS to fold more in memory") from None
+
+
 class _Files:
     """One file per partition, appended to in pickled chunks of rows."""
 
@@ -85,8 +103,7 @@ class _Files:
     def _write(self, partition: int) -> None:
         rows = self.buffers[partition]
         if rows:
-            with open(self.paths[partition], "ab") as fh:
-                pickle.dump(rows, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            _dump(self.paths[partition], rows, "ab")
             self.buffered -= len(rows)
             self.buffers[partition] = []
 
@@ -172,8 +189,7 @@ class Partitions:
                     self._restore_nodes(graph, rows, seen)
                 else:
                     self._fold_nodes(graph, number, rows, seen)
-            with open(self.directory / f"seen-{partition}.pickle", "wb") as fh:
-                pickle.dump(seen, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            _dump(self.directory / f"seen-{partition}.pickle", seen, "wb")
             if on_seen is not None:
                 on_seen(partition)
             yield graph

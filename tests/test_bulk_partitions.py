@@ -313,3 +313,23 @@ def test_an_error_folding_nodes_on_disk_ends_the_relationship_process(inputs, tm
     [child] = [pid for pid in children if pid]  # the parent's view; the child sees 0
     with pytest.raises(ChildProcessError):  # it ended and was waited for
         os.waitpid(child, os.WNOHANG)
+
+
+def test_a_full_disk_under_the_partitions_is_an_error_naming_the_place(inputs, tmp_path,
+                                                                       monkeypatch):
+    import errno
+    import pickle
+    from types import SimpleNamespace
+
+    from lineage.errors import LineageError
+
+    def full(*_, **__):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(bulk_partitions, "pickle", SimpleNamespace(
+        dump=full, load=pickle.load, HIGHEST_PROTOCOL=pickle.HIGHEST_PROTOCOL))
+    with pytest.raises(LineageError, match=r"bulk-fold-[^/]*/[a-z-]+-\d+\.pickle: the bulk load's "
+                                           r"fold could not be written there \(No space left "
+                                           r"on device\); free space there, or raise "
+                                           r"LINEAGE_BULK_FOLD_ELEMENTS"):
+        _fold(inputs, 1000, tmp_path)
