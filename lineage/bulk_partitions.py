@@ -55,8 +55,9 @@ _NEVER = 1 << 62  # "stated by no input"
 
 @dataclass
 class PartitionedInput:
-    """One input whose rows (some or all) went to the partitions: its load tag, its load
-    id prefix, its report, and what folding them found (written into its result at the end)."""
+    """One input of the load, numbered in order (those folded in memory before the spill
+    too: their rows are in the folded state): its load tag, its load id prefix, its report,
+    and what folding its rows found (written into its result at the end)."""
 
     tag: str
     prefix: str
