@@ -447,7 +447,7 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
               fail_fast: bool = False) -> list[LoadResult]:
     """Load ``paths`` into the empty database of the managed server with neo4j-admin; one
     result per input, as :func:`lineage.pipeline.load` returns them."""
-    options = options or LoadOptions()
+    options, paths = options or LoadOptions(), list(paths)  # read twice: sized, then loaded
     state = refuse_unless_empty_managed(lin)
     _remove_leftovers(server.ServerPaths.under(state))
     # The server is stopped while the inputs are parsed (its stop takes seconds that the

@@ -131,7 +131,8 @@ def test_a_bulk_load_past_its_memory_budget_gives_the_same_graph(lin, bulk_lin, 
     (leftover / "nodes-0.pickle").write_bytes(b"x" * 1000)
     normal = lin.load(INPUTS)
     events = []
-    on_disk = bulk_lin.load(INPUTS, bulk=True, options=LoadOptions(bulk_fold_elements=1000),
+    on_disk = bulk_lin.load(iter(INPUTS),  # an iterator, read once (a glob, say)
+                            bulk=True, options=LoadOptions(bulk_fold_elements=1000),
                             progress=lambda event, info: events.append((event, info)))
     assert len(spilled) == 1 and spilled[0] > 1  # between inputs, after several
     pending = [i["path"] for e, i in events if e == "done" and i.get("pending")]
