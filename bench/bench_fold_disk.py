@@ -37,7 +37,7 @@ def run_once(path: str, budget: int, processes: str) -> dict:
         lid = loads.load_id(item.format.name, identity(item))
         report, result = LoadReport(item.path, item.format.name), first_result(item)
         t0 = time.perf_counter()
-        folding = fold.first_spool(loads.tag_of(lid, 1), f"{lid}:", report, result)
+        folding = fold.first_spool(loads.tag_of(lid, 1), f"{lid}:", report)
         spool = parse_to_spool(item, report, folding)
         fold.add(spool, folding, loads.tag_of(lid, 1), f"{lid}:", report, result)
         t1 = time.perf_counter()

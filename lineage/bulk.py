@@ -374,11 +374,7 @@ def _write_partitions_forked(parts: Partitions, nodes: _Shapes, rels: _Shapes):
     finally:
         answer = _answer(answer_read, pid)
     rel_files, empty_lists, tagged, stats = _checked(answer, "folding the relationships on disk")
-    parts.empty_lists.extend(empty_lists)
-    for tag, (node_count, edge_count) in tagged.items():
-        counts = parts.tagged.setdefault(tag, [0, 0])
-        counts[0] += node_count
-        counts[1] += edge_count
+    parts.gathered(empty_lists, tagged)
     for found, edge_stats in zip(parts.inputs, stats):
         found.stats.add(edge_stats)
     return node_files, rel_files
@@ -492,6 +488,7 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
                                    "format": item.format.name if item.format else None})
             started, t0 = time.time(), time.perf_counter()
             fmt = item.format
+            # pending: its relationships are counted when the partitions are folded
             result, pending = first_result(item), False
             if not item.problem and fmt is not None:
                 lid = loads.load_id(fmt.name, identity(item))
@@ -502,7 +499,7 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
                 tag = loads.tag_of(lid, 1)
                 # the first input with content folds while it is read (the graph is empty,
                 # so there is nothing it could conflict with; a failure just empties it)
-                folding = fold.first_spool(tag, f"{lid}:", report, result)
+                folding = fold.first_spool(tag, f"{lid}:", report)
                 try:
                     spool = parse_to_spool(item, report, folding)
                 except ParseError as exc:
@@ -519,7 +516,6 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
                     if progress:
                         progress("done", result.as_dict())
                     continue
-                pending = False  # its relationships are checked when the partitions are
                 try:
                     result.nodes, result.edges = spool.node_counts, spool.edge_counts
                     if not result.nodes and not result.edges:
@@ -549,17 +545,16 @@ class _Fold:
     def __init__(self, graph: _Graph, budget: int | None, directory: Path, total_bytes: int):
         self.graph, self.budget, self.directory = graph, budget, directory
         self.partitions: Partitions | None = None
-        self.in_memory: list[tuple] = []  # (tag, prefix, report, result) folded in the graph
+        self.in_memory: list[tuple] = []  # (tag, prefix, report) of inputs in the graph
         self.total_bytes, self.bytes_done = total_bytes, 0
 
-    def first_spool(self, tag: str, prefix: str, report: LoadReport,
-                    result: LoadResult) -> _FoldingSpool | None:
+    def first_spool(self, tag: str, prefix: str, report: LoadReport) -> _FoldingSpool | None:
         """A spool that folds while reading, for the first input with content (else None)."""
         if self.graph.nodes or self.partitions is not None:
             return None
 
         def spill() -> tuple[Partitions, int]:
-            self.in_memory.append((tag, prefix, report, result))
+            self.in_memory.append((tag, prefix, report))
             self._to_disk(report.bytes_read)
             return self.partitions, len(self.in_memory) - 1
 
@@ -574,7 +569,7 @@ class _Fold:
             if folding.partitions is not None:
                 self.partitions.inputs[folding.number].result = result
                 return True
-            self.in_memory.append((tag, prefix, report, result))
+            self.in_memory.append((tag, prefix, report))
             return False
         records = sum(spool.node_counts.values()) + sum(spool.edge_counts.values())
         if (self.partitions is None and self.budget is not None
@@ -582,7 +577,7 @@ class _Fold:
             self._to_disk(report.bytes_read, records)
         if self.partitions is None:
             result.write.add(self.graph.add_input(spool, tag, prefix, report)[0])
-            self.in_memory.append((tag, prefix, report, result))
+            self.in_memory.append((tag, prefix, report))
             return False
         number = self.partitions.add_input(tag, prefix, report)
         self.partitions.inputs[number].result = result
@@ -600,7 +595,7 @@ class _Fold:
         self.partitions = Partitions(Path(tempfile.mkdtemp(prefix="bulk-fold-",
                                                           dir=self.directory)),
                                      partitions_for(int(expected), self.budget), self.budget)
-        for tag, prefix, report, _ in self.in_memory:
+        for tag, prefix, report in self.in_memory:
             self.partitions.add_input(tag, prefix, report)
         self.partitions.add_state(self.graph)
         log.info("bulk load: %d graph elements folded, past the budget of %d: folding on "

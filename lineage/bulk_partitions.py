@@ -226,8 +226,13 @@ class Partitions:
             found.report.extra["duplicate_uids_of_other_inputs"] = found.conflicts
 
     def _gather(self, graph: _Graph) -> None:
-        self.empty_lists.extend(graph.empty_lists)
-        for tag, (nodes, edges) in graph.tagged().items():
+        self.gathered(graph.empty_lists, graph.tagged())
+
+    def gathered(self, empty_lists: list[dict], tagged: dict[str, list[int]]) -> None:
+        """Add empty list values and per-tag node and relationship counts (a partition's, or
+        what another process gathered from its partitions)."""
+        self.empty_lists.extend(empty_lists)
+        for tag, (nodes, edges) in tagged.items():
             counts = self.tagged.setdefault(tag, [0, 0])
             counts[0] += nodes
             counts[1] += edges

@@ -30,7 +30,7 @@ def _fold(items, budget, directory) -> dict:
     for item in items:
         lid = loads.load_id(item.format.name, identity(item))
         report, result = LoadReport(item.path, item.format.name), first_result(item)
-        folding = fold.first_spool(loads.tag_of(lid, 1), f"{lid}:", report, result)
+        folding = fold.first_spool(loads.tag_of(lid, 1), f"{lid}:", report)
         spool = parse_to_spool(item, report, folding)
         if spool.node_counts or spool.edge_counts:
             fold.add(spool, folding, loads.tag_of(lid, 1), f"{lid}:", report, result)
@@ -191,8 +191,8 @@ def test_a_first_input_that_fails_after_its_spill_leaves_nothing(inputs, tmp_pat
 
     bad = Input(made.path, Format("test", "test", lambda p, h: False, broken), True)
     fold = _Fold(_Graph(), 1000, tmp_path, 1)
-    report, result = LoadReport(bad.path, "test"), first_result(bad)
-    folding = fold.first_spool("t:1", "t:", report, result)
+    report = LoadReport(bad.path, "test")
+    folding = fold.first_spool("t:1", "t:", report)
     with pytest.raises(ParseError, match="no_such_property"):
         parse_to_spool(bad, report, folding)
     assert folding.partitions is not None  # it had gone to disk
@@ -200,7 +200,7 @@ def test_a_first_input_that_fails_after_its_spill_leaves_nothing(inputs, tmp_pat
     assert fold.empty() and not fold.in_memory and not any(tmp_path.glob("bulk-fold-*"))
     nxt = inputs[1]
     report = LoadReport(nxt.path, nxt.format.name)
-    assert fold.first_spool("u:1", "u:", report, first_result(nxt)) is not None
+    assert fold.first_spool("u:1", "u:", report) is not None
 
 
 def test_the_cli_prints_a_pending_input_with_its_folded_counts_in_input_order():
