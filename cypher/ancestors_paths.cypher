@@ -8,9 +8,74 @@
 // note: the graph form of `ancestors`: the same pruning breadth-first search (`min(length(p))`), then the edges among the
 //       nodes kept, so Browser gets at most limit + 1 nodes and their edges, never one path per route (a DAG with heavy
 //       fan-in has far more routes than nodes). Nearest first, so every ancestor kept has an edge to a nearer one.
+//       The branches bound the search at max_depth (up to 100), as in `ancestors`.
 MATCH (start:Lineage {uid: $uid})
-MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..]->(ancestor:Lineage)
-WITH ancestor, min(length(p)) AS depth
+CALL (start) {
+  WITH start WHERE $max_depth IS NULL OR $max_depth > 100
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 0 < $max_depth <= 1
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..1]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 1 < $max_depth <= 2
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..2]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 2 < $max_depth <= 3
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..3]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 3 < $max_depth <= 4
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..4]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 4 < $max_depth <= 5
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..5]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 5 < $max_depth <= 6
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..6]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 6 < $max_depth <= 8
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..8]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 8 < $max_depth <= 10
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..10]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 10 < $max_depth <= 12
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..12]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 12 < $max_depth <= 16
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..16]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 16 < $max_depth <= 24
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..24]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 24 < $max_depth <= 32
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..32]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 32 < $max_depth <= 48
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..48]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 48 < $max_depth <= 64
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..64]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+  UNION ALL
+  WITH start WHERE 64 < $max_depth <= 100
+  MATCH p = (start)-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..100]->(ancestor:Lineage)
+  RETURN ancestor, min(length(p)) AS depth
+}
+WITH ancestor, depth
 WHERE depth <= $max_depth
 WITH ancestor ORDER BY depth, ancestor.uid LIMIT $limit
 WITH collect(ancestor) AS found

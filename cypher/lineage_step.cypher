@@ -1,5 +1,5 @@
 // name: lineage_step
-// purpose: One breadth-first step of ancestry or descent: the nodes one lineage relation away from a set of nodes (upstream or downstream), with their kind, name and status, one search over the whole set. The API answers `ancestors` and `descendants` with a `max_depth` by repeating it (or `lineage_steps`, three levels at once, while the set is small), so the search stops at that depth.
+// purpose: One breadth-first step of ancestry or descent: the nodes one lineage relation away from a set of nodes (upstream or downstream), with their kind, name and status, one search over the whole set. Repeated from the nodes it found, it walks a set's lineage level by level (`lineage_steps` takes up to three levels at once).
 // param uids: list, required. The frontier's uids. Example: ["pegasus:job:ea17e8ac-02ac-4909-b5e3-16e367392556:analyze_j4"]
 // param upstream: boolean, optional (default true). Follow the relations outward (ancestors) or inward (descendants). Example: true
 // returns: uid, kind, name, status

@@ -1,5 +1,5 @@
 // name: lineage_steps
-// purpose: Up to three breadth-first steps of ancestry or descent in one query: the nodes at most `levels` lineage relations away from a set of nodes (upstream or downstream), each with its shortest distance from the set (`steps`), kind, name and status. The API answers `ancestors` and `descendants` with a `max_depth` by repeating it from the nodes it reached last, so the search stops at that depth with one round trip per three levels.
+// purpose: Up to three breadth-first steps of ancestry or descent in one query: the nodes at most `levels` lineage relations away from a set of nodes (upstream or downstream), each with its shortest distance from the set (`steps`), kind, name and status. Repeated from the nodes reached at the last level, it walks a set's lineage a few levels at a time.
 // param uids: list, required. The frontier's uids. Example: ["pegasus:job:ea17e8ac-02ac-4909-b5e3-16e367392556:analyze_j4"]
 // param upstream: boolean, optional (default true). Follow the relations outward (ancestors) or inward (descendants). Example: true
 // param levels: integer, optional (default 3). How many steps, 1 to 3. Example: 2

@@ -303,12 +303,7 @@ class Lineage:
         if offset < 0 or limit < 0:
             raise TemplateError(f"offset and limit must not be negative (got {offset}, {limit})")
         wanted = list(count_by)
-        searched_by_levels = (name_or_cypher in ("ancestors", "descendants")
-                              and params.get("max_depth") is not None
-                              and templates.coerce(params["max_depth"], "integer")
-                              <= analysis.BFS_LEVELS)
-        if (templates.is_template_name(name_or_cypher)
-                and name_or_cypher not in analysis.COMPUTED and not searched_by_levels):
+        if templates.is_template_name(name_or_cypher) and name_or_cypher not in analysis.COMPUTED:
             template = templates.get(name_or_cypher)
             started = time.perf_counter()
             page = self.graph.run_page(template.text, template.bind(params), template.returns,
@@ -324,12 +319,6 @@ class Lineage:
     def _query(self, name_or_cypher: str, params: dict) -> Rows:
         if name_or_cypher in analysis.COMPUTED:
             return self._computed(name_or_cypher, params)
-        if name_or_cypher in ("ancestors", "descendants") and params.get("max_depth") is not None:
-            template = templates.get(name_or_cypher)
-            bound = template.bind(params)  # checks the parameters as the template would
-            return Rows(analysis.bounded_lineage(self, bound["uid"], bound["max_depth"],
-                                                 upstream=name_or_cypher == "ancestors"),
-                        template.returns)
         if templates.is_template_name(name_or_cypher):
             template = templates.get(name_or_cypher)
             rows = self.graph.run_collected(template.text, template.bind(params),

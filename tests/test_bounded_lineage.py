@@ -1,15 +1,44 @@
-"""`ancestors` / `descendants` with a max_depth are answered by a breadth-first search that
-stops at that depth: the same rows as the templates' own (unbounded search, then filter)."""
+"""`ancestors` / `descendants` (and their Swift and Browser forms) with a max_depth: the
+search itself stops at that depth (a branch with a literal bound runs, chosen by a guard on
+$max_depth), with the same rows as a whole search filtered afterwards."""
 
+import re
 import subprocess
 import sys
 from collections import Counter
 
 import pytest
 
-from lineage import analysis, templates
+from lineage import templates
 
 from .conftest import SAMPLES
+
+BOUNDED = ["ancestors", "descendants", "swift/ancestors", "swift/descendants",
+           "ancestors_paths", "descendants_paths"]
+PATHS = {"ancestors_paths", "descendants_paths"}
+
+#: the branches' CALL, whose first branch is the whole search (max_depth null or large)
+_BRANCHES = re.compile(
+    r"CALL \(start\) \{\n  WITH start WHERE \$max_depth IS NULL OR \$max_depth > \d+\n"
+    r"  (MATCH p = [^\n]*\*1\.\.\][^\n]*)\n  RETURN (\w+), min\(length\(p\)\) AS depth\n"
+    r".*?\n\}\nWITH \w+, depth\n", re.S)
+
+
+def whole_search(text: str) -> str:
+    """The template with its branches replaced by the whole search (its text before the
+    bound): the oracle, which filters by depth only after searching everything."""
+    found = _BRANCHES.search(text)
+    assert found, "no bounded branches in the template"
+    return (text[:found.start()] + f"{found[1]}\nWITH {found[2]}, min(length(p)) AS depth\n"
+            + text[found.end():])
+
+
+def rows(lin, name: str, text: str, params: dict) -> list:
+    """The rows of a template's text; a path template's as the uid pairs of its paths."""
+    if name in PATHS:
+        return lin.graph.run("CALL () {\n" + text + "\n}\nRETURN [n IN nodes(path) | n.uid] "
+                             "AS pair ORDER BY pair", params)
+    return lin.graph.run(text, params)
 
 
 @pytest.fixture(scope="module")
@@ -19,36 +48,77 @@ def loaded(session_lineage):
     return session_lineage
 
 
-@pytest.mark.parametrize("name", ["ancestors", "descendants"])
-@pytest.mark.parametrize("depth", [1, 2, 3, 4, 5, 6, 7, 12, 13])  # 13: past BFS_LEVELS
-@pytest.mark.parametrize("frontier", [0, analysis.STEPS_FRONTIER])  # 0: a level per query
-def test_bounded_search_gives_the_templates_rows(loaded, monkeypatch, name, depth, frontier):
-    monkeypatch.setattr(analysis, "STEPS_FRONTIER", frontier)
+@pytest.mark.parametrize("name", BOUNDED)
+def test_bounded_search_gives_the_whole_searchs_rows(loaded, name):
     starts = [r["uid"] for r in loaded.query(
         "MATCH (n:Lineage) WHERE n.kind IN ['Job', 'File', 'Dataset', 'FunctionCall', "
         "'Execution', 'Task'] RETURN n.uid AS uid ORDER BY uid")][::7][:25]
     assert len(starts) >= 10
     template = templates.get(name)
+    oracle = whole_search(template.text)
     reached = 0
-    for uid in starts:
-        params = template.bind({"uid": uid, "max_depth": depth})
-        expected = loaded.graph.run(template.text, params)
-        got = loaded.query(name, uid=uid, max_depth=depth)
-        assert list(got) == expected, uid
-        reached += len(got)
+    for depth in [1, 2, 3, 4, 5, 7, 12, 13] + ([] if name in PATHS else [None]):
+        for uid in starts:
+            params = template.bind({"uid": uid, "max_depth": depth})
+            got = rows(loaded, name, template.text, params)
+            assert got == rows(loaded, name, oracle, params), (uid, depth)
+            reached += len(got)
     assert reached > 0
+    if name in ("ancestors", "descendants"):  # and through the API, as the rows arrive there
+        got = list(loaded.query(name, uid=starts[0], max_depth=3))
+        assert got == loaded.graph.run(template.text, template.bind(
+            {"uid": starts[0], "max_depth": 3}))
 
 
-def test_a_deep_bound_switches_to_one_search(loaded, monkeypatch):
-    """Past BFS_LEVELS the search is the template's, with the same rows; with BFS_LEVELS 0
-    every bounded question takes that path, so both ways are compared on every start."""
-    starts = [r["uid"] for r in loaded.query(
-        "MATCH (n:Lineage)-[:USED|WAS_GENERATED_BY]->() RETURN DISTINCT n.uid AS uid "
-        "ORDER BY uid LIMIT 20")]
-    by_levels = {u: list(loaded.query("ancestors", uid=u, max_depth=3)) for u in starts}
-    monkeypatch.setattr(analysis, "BFS_LEVELS", 0)
-    assert {u: list(loaded.query("ancestors", uid=u, max_depth=3)) for u in starts} == by_levels
-    assert sum(map(len, by_levels.values())) > 0
+@pytest.fixture
+def chain(loaded):
+    """n0 -USED-> n1 -USED-> ... -> n129: the ancestors of n0 within d hops are n1..nd."""
+    prefix = "prov:entity:test-chain-"
+    uids = [f"{prefix}{i:03d}" for i in range(130)]
+    loaded.write("UNWIND $uids AS uid CREATE (:Lineage:Entity:ProvEntity {uid: uid, "
+                 "kind: 'ProvEntity'})", {"uids": uids})
+    loaded.write("UNWIND range(0, size($uids) - 2) AS i MATCH (a:Lineage {uid: $uids[i]}), "
+                 "(b:Lineage {uid: $uids[i + 1]}) CREATE (a)-[:USED]->(b)", {"uids": uids})
+    yield uids
+    loaded.write("MATCH (n:Lineage) WHERE n.uid STARTS WITH $p DETACH DELETE n", {"p": prefix})
+
+
+@pytest.mark.parametrize("name", BOUNDED)
+def test_every_bound_stops_at_its_depth(loaded, chain, name):
+    """Every max_depth from -1 to 102 (each branch's guard and literal bound, both edges of
+    each), and null: the rows are exactly the nodes within that many hops."""
+    template = templates.get(name)
+    upstream = "ancestors" in name
+    start = chain[0] if upstream else chain[-1]
+    for depth in [*range(-1, 103)] + ([] if name in PATHS else [None]):
+        got = rows(loaded, name, template.text,
+                   template.bind({"uid": start, "max_depth": depth}))
+        within = len(chain) - 1 if depth is None else max(0, min(depth, len(chain) - 1))
+        if name in PATHS:
+            assert len(got) == within, depth  # the chain's edges among the nodes kept
+        else:
+            assert [r["depth"] for r in got] == list(range(1, within + 1)), depth
+            nearest = chain[1:within + 1] if upstream else chain[-2:-within - 2:-1]
+            assert [r["uid"] for r in got] == nearest, depth
+
+
+def test_a_bound_bounds_the_search_not_only_the_rows(loaded, chain):
+    """PROFILE: ancestors at depth 3 on the 129-hop chain touch a few nodes; without the
+    bound's branch (the whole search, then the filter), the whole chain."""
+    template = templates.get("ancestors")
+    params = template.bind({"uid": chain[0], "max_depth": 3})
+
+    def db_hits(text: str) -> int:
+        with loaded.graph.driver.session(database=loaded.graph.database) as session:
+            result = session.run("PROFILE " + text, params)
+            assert len(list(result)) == 3
+            plan = result.consume().profile
+
+        def total(op):
+            return op.get("dbHits", 0) + sum(total(child) for child in op.get("children", []))
+        return total(plan)
+    bounded, whole = db_hits(template.text), db_hits(whole_search(template.text))
+    assert bounded * 10 < whole, (bounded, whole)
 
 
 def _deepest(loaded) -> str:
@@ -66,9 +136,9 @@ def test_a_page_is_a_slice_of_the_answer_with_its_counts(loaded):
     assert page.rows == every[2:5] and page.total == len(every) and page.more == len(every) - 5
     for column in ("kind", "depth", "status"):
         assert dict(page.counts[column]) == Counter(r[column] for r in every), column
-    for depth in (1, analysis.BFS_LEVELS + 1):  # searched by levels; cut in the server
+    for depth in (1, 2, 13):
         bounded = loaded.query_page("ancestors", {"uid": uid, "max_depth": str(depth)}, limit=1)
-        assert bounded.total == len(loaded.query("ancestors", uid=uid, max_depth=depth))
+        assert bounded.total == len([r for r in every if r["depth"] <= depth])
         assert bounded.rows == list(loaded.query("ancestors", uid=uid, max_depth=depth))[:1]
     assert loaded.query_page("ancestors", {"uid": uid}, offset=len(every)).rows == []
 
@@ -92,19 +162,12 @@ def test_the_cli_shows_a_page_and_sums_up_the_rest(loaded, cli_env):
     assert len(cli()) == 2 + min(total, 100) + (4 if total > 100 else 0)
 
 
-@pytest.mark.parametrize("batch", [1, 10_000])
-@pytest.mark.parametrize("frontier", [1, analysis.STEPS_FRONTIER])  # 1: c1, c2 a level a query
-def test_a_node_reached_from_two_frontier_nodes_keeps_its_shortest_depth(loaded, monkeypatch,
-                                                                          batch, frontier):
-    """s -> p1 -> p2 -> {c1, c2} (depth 3, the second query's frontier); c1 -> y -> x and
-    c2 -> x: x is 4 hops away, not 5, whichever frontier batch meets it first (batch 1:
-    one query per frontier node, c1's first)."""
+def test_a_node_reached_two_ways_keeps_its_shortest_depth(loaded):
+    """s -> p1 -> p2 -> {c1, c2}; c1 -> y -> x and c2 -> x: x is 4 hops away, not 5."""
     prefix = "prov:entity:test-two-ways-"
     edges = [("s", "p1"), ("p1", "p2"), ("p2", "c1"), ("p2", "c2"), ("c1", "y"), ("y", "x"),
              ("c2", "x"), ("x", "top")]
     names = sorted({n for edge in edges for n in edge})
-    monkeypatch.setattr(analysis, "STEP_BATCH", batch)
-    monkeypatch.setattr(analysis, "STEPS_FRONTIER", frontier)
     loaded.write("UNWIND $uids AS uid CREATE (:Lineage:Entity:ProvEntity {uid: uid, "
                  "kind: 'ProvEntity'})", {"uids": [prefix + n for n in names]})
     try:
@@ -114,7 +177,7 @@ def test_a_node_reached_from_two_frontier_nodes_keeps_its_shortest_depth(loaded,
         template = templates.get("ancestors")
         for depth in (3, 4, 5, 6):
             got = list(loaded.query("ancestors", uid=prefix + "s", max_depth=depth))
-            assert got == loaded.graph.run(template.text, template.bind(
+            assert got == loaded.graph.run(whole_search(template.text), template.bind(
                 {"uid": prefix + "s", "max_depth": depth})), depth
         depths = {r["uid"][len(prefix):]: r["depth"]
                   for r in loaded.query("ancestors", uid=prefix + "s", max_depth=6)}
