@@ -1,15 +1,12 @@
 """The worst case for searching several levels from each frontier node apart: dense layers,
 every node derived from every node of the layer above, so the frontier nodes' reaches are
-all the same. The API's bounded search (``lin.query("ancestors", max_depth=...)``) against
-one query per level (``bench_ancestry_depth.one_query_per_level``), side by side on the same
-start node, rows delivered into Python.
+all the same. The API's bounded search now (``lin.query("ancestors", max_depth=...)``: the
+template's own search, bounded) against the searches from Python before it
+(bench/legacy_bounded.py: three levels per query, with and without the switch to a level per
+query for large frontiers; and one query per level, ``bench_ancestry_depth``), side by side
+on the same start node, rows delivered into Python.
 
     .venv/bin/python bench/bench_ancestry_dense.py [LAYERS] [WIDTH]    # default 7 200
-
-With three levels searched from every node of a 200-node frontier apart ("three levels, no
-switch"), depths 5 and 6 took about 1 s against 42-52 ms a level per query; the API searches
-a level per query whenever the frontier has more than ``analysis.STEPS_FRONTIER`` nodes
-(README, Benchmarks).
 """
 
 from __future__ import annotations
@@ -20,11 +17,11 @@ import time
 from pathlib import Path
 
 import lineage
-from lineage import analysis
 from lineage.writer import ensure_schema
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_ancestry_depth import one_query_per_level
+import legacy_bounded  # noqa: E402
+from bench_ancestry_depth import one_query_per_level  # noqa: E402
 
 PREFIX = "prov:entity:bench-dense-"
 
@@ -46,14 +43,15 @@ def clean(lin) -> None:
     lin.write("MATCH (n:Lineage) WHERE n.uid STARTS WITH $p DETACH DELETE n", {"p": PREFIX})
 
 
-def without_switch(lin, start: str, depth: int) -> list[dict]:
-    """The API's search with three levels from every frontier node, however large."""
-    kept = analysis.STEPS_FRONTIER
-    analysis.STEPS_FRONTIER = 10**9
+def levels(lin, start: str, depth: int, switch: bool = True) -> list[dict]:
+    """The API's search before: three levels from every frontier node, switching to a level
+    per query past ``STEPS_FRONTIER`` nodes (or never, ``switch=False``)."""
+    kept = legacy_bounded.STEPS_FRONTIER
+    legacy_bounded.STEPS_FRONTIER = kept if switch else 10**9
     try:
-        return lin.query("ancestors", uid=start, max_depth=depth)
+        return legacy_bounded.bounded_lineage(lin, start, depth)
     finally:
-        analysis.STEPS_FRONTIER = kept
+        legacy_bounded.STEPS_FRONTIER = kept
 
 
 def main(layers: int = 7, width: int = 200) -> None:
@@ -66,7 +64,8 @@ def main(layers: int = 7, width: int = 200) -> None:
         try:
             for depth in range(1, layers):
                 ways = {"a query per level": lambda d=depth: one_query_per_level(lin, start, d),
-                        "three levels, no switch": lambda d=depth: without_switch(lin, start, d),
+                        "three levels, no switch": lambda d=depth: levels(lin, start, d, False),
+                        "three levels, switch (before)": lambda d=depth: levels(lin, start, d),
                         "lin.query": lambda d=depth: lin.query("ancestors", uid=start,
                                                                max_depth=d)}
                 results = {}

@@ -1,7 +1,8 @@
-"""A depth-bounded ancestry question on a big DAG: the template's search (the whole upstream
-graph, then a depth filter) against the API's breadth-first search that stops at max_depth
-(now three levels per query, ``lineage_steps``; before, one query per level, kept here as
-``one_query_per_level``), side by side on the same start nodes, rows delivered into Python.
+"""A depth-bounded ancestry question on a big DAG, side by side on the same start nodes, rows
+delivered into Python: the template before (the whole upstream search, then a depth filter),
+the API's searches before (one query per level, kept here as ``one_query_per_level``; then
+three levels per query from Python, bench/legacy_bounded.py) and now (the template's own
+search stops at max_depth: a branch with a literal bound).
 
 Builds a layered DAG of N nodes (each derived from 2 nodes of the layer above) as
 ProvEntity nodes tagged ``bench-ancestry``, measures, and deletes them again (``--keep``:
@@ -17,11 +18,15 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import lineage
-from lineage import templates
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import legacy_bounded  # noqa: E402
 
 PREFIX = "prov:entity:bench-ancestry-"
+NOW = "now (the template's bounded search)"
 
 
 def build(lin, n: int, width: int) -> None:
@@ -83,17 +88,17 @@ def main(n: int, width: int, depths: tuple[int, ...] = (3,), keep: bool = False)
             clean(lin)
             build(lin, n, width)
             print(f"built {n} nodes, {2 * (n - width)} edges in {time.perf_counter() - t0:.1f} s")
-        template = templates.get("ancestors")
         starts = [f"{PREFIX}{i}" for i in range(n - 10, n)]
         try:
             for depth in depths:
                 ways = {
-                    "template (whole search, then filter)": lambda u: lin.graph.run(
-                        template.text, template.bind({"uid": u, "max_depth": depth})),
+                    "template before (whole search, then filter)": lambda u: lin.graph.run(
+                        legacy_bounded.WHOLE_SEARCH[True], {"uid": u, "max_depth": depth}),
                     "API, a query per level (before)": lambda u: one_query_per_level(
                         lin, u, depth),
-                    "API now (3 levels a query, small frontiers)": lambda u: lin.query(
-                        "ancestors", uid=u, max_depth=depth),
+                    "API, 3 levels a query (before)": lambda u: legacy_bounded.bounded_lineage(
+                        lin, u, depth),
+                    NOW: lambda u: lin.query("ancestors", uid=u, max_depth=depth),
                 }
                 for fn in ways.values():  # warm the plans up
                     fn(starts[0])
@@ -102,7 +107,7 @@ def main(n: int, width: int, depths: tuple[int, ...] = (3,), keep: bool = False)
                 rows = next(iter(results.values()))[1]
                 print(f"ancestors at depth <= {depth}, {len(starts)} start nodes, "
                       f"{rows // len(starts)} rows each, median ms:")
-                now = results["API now (3 levels a query, small frontiers)"][0]
+                now = results[NOW][0]
                 for name, (median, _) in results.items():
                     print(f"  {name:44} {median * 1000:8.1f}   {median / now:5.2f}x now")
         finally:

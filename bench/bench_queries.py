@@ -36,11 +36,14 @@ import lineage
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
+import legacy_bounded  # noqa: E402
 from gen_shapes import generate  # noqa: E402
 
 PREFIX = "prov:entity:bench-q-"
 DEPTHS = (3, 10, 100, None)
 CLI_STARTS = 5
+#: bounded questions also the way the API answered them before (bench/legacy_bounded.py)
+BEFORE = "lin.query before (levels from Python)"
 
 
 def build(lin, n: int, edges: list[tuple[int, int]]) -> None:
@@ -167,6 +170,9 @@ def main(shape: str, n: int, starts_count: int = 30) -> None:
                                 cutoff=depth)) - 1,
                         "PostgreSQL CTE": lambda u: len(cte(u, depth, upstream)),
                     }
+                    if depth is not None:  # the API before the templates bounded the search
+                        ways[BEFORE] = lambda u: len(legacy_bounded.bounded_lineage(
+                            lin, u, depth, upstream))
                     results = {way: timed(fn, starts[upstream]) for way, fn in ways.items()}
                     cli_rows = timed(lambda u: cli(name, u, depth), starts[upstream][:CLI_STARTS])
                     answers = {way: r["rows"] for way, r in results.items()}

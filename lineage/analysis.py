@@ -10,7 +10,6 @@ Cypher answers slowly): the critical path of a workflow with networkx's longest 
 
 from __future__ import annotations
 
-
 _START = object()  # a virtual first job, so that node weights become edge weights
 
 #: Templates computed in Python: name -> (template that fetches the input, parameter name).

@@ -21,7 +21,7 @@ PATHS = {"ancestors_paths", "descendants_paths"}
 _BRANCHES = re.compile(
     r"CALL \(start\) \{\n  WITH start WHERE \$max_depth IS NULL OR \$max_depth > \d+\n"
     r"  (MATCH p = [^\n]*\*1\.\.\][^\n]*)\n  RETURN (\w+), min\(length\(p\)\) AS depth\n"
-    r".*?\n\}\nWITH \w+, depth\n", re.S)
+    r".*?\n\}\nWITH \w+, depth\n", re.DOTALL)
 
 
 def whole_search(text: str) -> str:
