@@ -10,69 +10,86 @@ MATCH (start:Lineage {uid: $uid})
 CALL (start) {
   WITH start WHERE $max_depth IS NULL OR $max_depth > 100
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 0 < $max_depth <= 1
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..1]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 1 < $max_depth <= 2
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..2]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 2 < $max_depth <= 3
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..3]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 3 < $max_depth <= 4
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..4]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 4 < $max_depth <= 5
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..5]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 5 < $max_depth <= 6
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..6]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 6 < $max_depth <= 8
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..8]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 8 < $max_depth <= 10
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..10]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 10 < $max_depth <= 12
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..12]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 12 < $max_depth <= 16
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..16]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 16 < $max_depth <= 24
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..24]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 24 < $max_depth <= 32
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..32]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 32 < $max_depth <= 48
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..48]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 48 < $max_depth <= 64
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..64]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
   UNION ALL
   WITH start WHERE 64 < $max_depth <= 100
   MATCH p = (start)<-[:USED|WAS_GENERATED_BY|WAS_INFORMED_BY|WAS_DERIVED_FROM|HAD_MEMBER*1..100]-(descendant:Lineage)
-  RETURN descendant, min(length(p)) AS depth
+  WITH descendant, min(length(p)) AS depth
+  RETURN collect([descendant, depth]) AS found
 }
-WITH descendant, depth
+UNWIND found AS pair
+WITH pair[0] AS descendant, pair[1] AS depth
 WHERE depth <= $max_depth
 WITH descendant ORDER BY depth, descendant.uid LIMIT $limit
 WITH collect(descendant) AS found

@@ -20,8 +20,8 @@ PATHS = {"ancestors_paths", "descendants_paths"}
 #: the branches' CALL, whose first branch is the whole search (max_depth null or large)
 _BRANCHES = re.compile(
     r"CALL \(start\) \{\n  WITH start WHERE \$max_depth IS NULL OR \$max_depth > \d+\n"
-    r"  (MATCH p = [^\n]*\*1\.\.\][^\n]*)\n  RETURN (\w+), min\(length\(p\)\) AS depth\n"
-    r".*?\n\}\nWITH \w+, depth\n", re.DOTALL)
+    r"  (MATCH p = [^\n]*\*1\.\.\][^\n]*)\n  WITH (\w+), min\(length\(p\)\) AS depth\n"
+    r".*?\n\}\nUNWIND found AS pair\nWITH pair\[0\] AS \w+, pair\[1\] AS depth\n", re.DOTALL)
 
 
 def whole_search(text: str) -> str:
