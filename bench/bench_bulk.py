@@ -23,7 +23,10 @@ graph:
   checkout (``--base``), for before/after comparisons in one run.
 
 Prints graph elements/s, seconds and peak RSS (this process; and its children, i.e. the
-neo4j-admin JVM, for ``bulk``) and the ratios.
+neo4j-admin JVM, for ``bulk``) and the ratios, and the ceiling: ``neo4j-admin database
+import`` alone, from the bulk runs' phases (the import and start, less the start). Writes
+them to ``bench/results/ingest-<input>.json`` (``--out``), which ``bench/plot_ingest.py``
+draws.
 """
 
 from __future__ import annotations
@@ -125,6 +128,17 @@ def run_variant(name: str, path: str, floor: int, budget: int) -> dict:
             "children_peak_rss_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 
 
+def ceiling(run: dict) -> dict | None:
+    """``neo4j-admin database import`` alone in a bulk run: its import and start phase less
+    the start (None when the run has no such phases, e.g. a base checkout's older timers)."""
+    phases = run.get("phases") or {}
+    if "import+start" not in phases or "of which start" not in phases:
+        return None
+    seconds = phases["import+start"] - phases["of which start"]
+    elements = run["nodes"] + run["relationships"]
+    return {"seconds": seconds, "elements": elements, "rate": elements / seconds}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=120_000)
@@ -134,6 +148,7 @@ def main() -> None:
     ap.add_argument("--base", help="another checkout, for the base-* variants")
     ap.add_argument("--budget", type=int, default=100_000,
                     help="the fold budget of the bulk-disk variant (graph elements)")
+    ap.add_argument("--out", help="results file (default bench/results/ingest-<input>.json)")
     ap.add_argument("--variant", help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -178,7 +193,24 @@ def main() -> None:
               f"{r['peak_rss_mib']:13.0f} {r['children_peak_rss_mib']:13.0f}")
         if r.get("phases"):
             print("  phases (s): " + ", ".join(f"{k} {v:.1f}" for k, v in r["phases"].items()))
+    ceilings = [ceiling(r) for name, r in runs if name in ("bulk", "bulk-disk")]
+    ceilings = [c for c in ceilings if c]
+    if ceilings:
+        best = max(ceilings, key=lambda c: c["rate"])
+        rates["neo4j-admin"] = best["rate"]
+        print(f"{'neo4j-admin':11} {best['seconds']:8.1f} {best['elements']:9} "
+              f"{best['rate']:11,.0f}   (the import tool alone: the bulk runs' import and "
+              "start, less the start)")
+    out = Path(args.out) if args.out else HERE / "results" / f"ingest-{path.stem}.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps({
+        "input": path.name, "input_mib": path.stat().st_size / 2**20,
+        "load_average": os.getloadavg()[0], "cores": os.cpu_count(),
+        "runs": [dict(r, variant=name) for name, r in runs],
+        "ceiling": max(ceilings, key=lambda c: c["rate"]) if ceilings else None}, indent=1))
+    print(f"written {out}")
     for a, b in (("bulk", "driver"), ("bulk", "per-record"), ("driver", "per-record"),
+                 ("neo4j-admin", "bulk"), ("neo4j-admin", "driver"),
                  ("bulk-disk", "bulk"),
                  ("bulk", "base-bulk"), ("driver", "base-driver")):
         if a in rates and b in rates:
