@@ -11,14 +11,13 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections import Counter
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from pathlib import Path
 
 from . import analysis, loads, model, status_labels, templates
 from .errors import LineageError, TemplateError
-from .connection import Graph, Page
+from .connection import Graph, Page, page_of
 from .connection import Settings as ConnectionSettings
 from .settings import LoadOptions, Settings
 from .private_file import write_private
@@ -163,18 +162,6 @@ def _add_node_attributes(graph, lin: "Lineage", uids: list[str]) -> None:
         graph.nodes[row["uid"]].update(_node_attrs(row))
 
 
-def _hashable(value):
-    """A value usable as a count key (lists and maps as their JSON text).
-
-    >>> _hashable(["a"]), _hashable(3)
-    ('["a"]', 3)
-    """
-    if isinstance(value, (list, dict)):
-        import json
-        return json.dumps(value, sort_keys=True, default=str)
-    return value
-
-
 def _query_name(name_or_cypher: str) -> str:
     """A template's name, or a Cypher string's first line (for log lines).
 
@@ -312,9 +299,7 @@ class Lineage:
                       len(page.rows), page.total, time.perf_counter() - started)
             return page
         rows = self.query(name_or_cypher, params)
-        counts = {c: Counter(_hashable(r.get(c)) for r in rows).most_common()
-                  for c in wanted if c in rows.columns}
-        return Page(list(rows[offset:offset + limit]), len(rows), offset, counts)
+        return page_of(rows, offset, limit, [c for c in wanted if c in rows.columns])
 
     def _query(self, name_or_cypher: str, params: dict) -> Rows:
         if name_or_cypher in analysis.COMPUTED:

@@ -10,10 +10,12 @@ local server is used, and started if it is not running.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
+from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from neo4j import READ_ACCESS, Driver, GraphDatabase, RoutingControl
 from neo4j.exceptions import ClientError, TransientError
@@ -90,6 +92,37 @@ class Page:
     def more(self) -> int:
         """Rows after this page."""
         return max(self.total - self.offset - len(self.rows), 0)
+
+
+def count_key(value: Any) -> Any:
+    """A value usable as a count key (lists and maps as their JSON text).
+
+    >>> count_key(["a"]), count_key(3)
+    ('["a"]', 3)
+    """
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, sort_keys=True, default=str)
+    return value
+
+
+def page_of(rows: Iterable[dict], offset: int, limit: int, count_by: list[str]) -> Page:
+    """A page cut from rows as they come, holding only the page and the counts: rows
+    ``offset`` to ``offset + limit``, the total, and per column of ``count_by`` how many rows
+    hold each value (most first).
+
+    >>> page_of(iter([{"k": "a"}, {"k": "b"}, {"k": "a"}]), 1, 1, ["k"])
+    Page(rows=[{'k': 'b'}], total=3, offset=1, counts={'k': [('a', 2), ('b', 1)]})
+    """
+    kept: list[dict] = []
+    tallies: dict[str, Counter] = {column: Counter() for column in count_by}
+    total = 0
+    for row in rows:
+        if offset <= total < offset + limit:
+            kept.append(row)
+        total += 1
+        for column, tally in tallies.items():
+            tally[count_key(row.get(column))] += 1
+    return Page(kept, total, offset, {c: tally.most_common() for c, tally in tallies.items()})
 
 
 def to_plain(value: Any) -> Any:
@@ -269,15 +302,25 @@ class Graph:
         value, in one round trip: only the page crosses the wire, so a 70,000-row answer is
         summarised in about the time the search takes (``lineage query`` shows large answers
         this way). Like :meth:`run_collected`, only the query text and column names go into
-        the statement; offset, limit and column positions are parameters."""
+        the statement; offset, limit and column positions are parameters. When the server
+        cannot hold the answer's rows as one list (its transaction memory), the rows are
+        streamed instead and the page cut here (:func:`page_of`)."""
         if not columns or not all(c.isidentifier() for c in columns):
             raise ValueError(f"columns must be identifiers: {columns!r}")
         names = ", ".join(f"`{c}`" for c in columns)
         statement = (f"CALL () {{\n{cypher}\n}}\n"
                      f"WITH collect([{names}]) AS rows\n" + _PAGE_TAIL)
         positions = [columns.index(c) for c in count_by if c in columns]
-        records = self._read(statement, {**(params or {}), "__offset": offset,
-                                         "__limit": limit, "__positions": positions})
+        try:
+            records = self._read(statement, {**(params or {}), "__offset": offset,
+                                             "__limit": limit, "__positions": positions})
+        except (TransientError, ClientError) as exc:
+            if "Memory" not in (exc.code or ""):
+                raise
+            log.info("the answer exceeds the server's transaction memory as one list: "
+                     "streaming its rows to cut the page")
+            return page_of(self.stream(cypher, params), offset, limit,
+                           [columns[i] for i in positions])
         record = records[0]
         counts: dict[str, list[tuple[Any, int]]] = {columns[i]: [] for i in positions}
         for position, value, n in record["counts"]:

@@ -50,3 +50,84 @@ def test_a_template_gives_the_same_rows_either_way(loaded, name):
         assert rows == list(loaded.query(name, uid=uid))
         seen += len(rows)
     assert seen > 50  # ancestry with nulls (status) and depths was compared
+
+
+def _out_of_memory():
+    """The error the server gives a statement past its transaction memory (as a 750,000-row
+    answer collected into one list does under the managed server's default 512 MiB)."""
+    from neo4j.exceptions import Neo4jError
+
+    return Neo4jError._hydrate_neo4j(
+        code="Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+        message="The allocation of an extra 2.0 MiB would use more than the limit 512.0 MiB.")
+
+
+ROWS = ("UNWIND range(1, 250) AS i RETURN toString(i) AS uid, i % 7 AS kind, "
+        "CASE WHEN i % 5 = 0 THEN ['a', i] END AS tags ORDER BY uid")
+
+
+@pytest.fixture
+def refused(loaded, monkeypatch):
+    """The server refuses every statement that gathers an answer into one list (run_page's
+    and run_collected's), as it does past its memory; the rows streamed are real."""
+    graph = loaded.graph
+    real = type(graph)._read
+    refusals = []
+
+    def read(self, cypher, params):
+        if "collect([" in cypher:
+            refusals.append(cypher)
+            raise _out_of_memory()
+        return real(self, cypher, params)
+    monkeypatch.setattr(type(graph), "_read", read)
+    return refusals
+
+
+def test_a_page_past_the_servers_memory_is_cut_from_streamed_rows(loaded, refused):
+    columns = ["uid", "kind", "tags"]
+    every = list(loaded.graph.stream(ROWS, {}))
+    page = loaded.graph.run_page(ROWS, {}, columns, 10, 20, ["kind", "tags"])
+    assert len(refused) == 1  # the one-list statement was tried, then the rows streamed
+    assert page.rows == every[10:30] and page.total == 250 and page.more == 220
+    assert dict(page.counts["kind"]) == {k: len([i for i in range(1, 251) if i % 7 == k])
+                                         for k in range(7)}
+    assert dict(page.counts["tags"])[None] == 200  # lists counted by their JSON text
+    assert [n for _, n in page.counts["kind"]] == sorted((n for _, n in page.counts["kind"]),
+                                                         reverse=True)
+
+
+def test_a_page_past_the_servers_memory_matches_the_servers_page(loaded, monkeypatch):
+    columns = ["uid", "kind", "tags"]
+    served = loaded.graph.run_page(ROWS, {}, columns, 5, 7, ["kind"])
+    graph = loaded.graph
+    real = type(graph)._read
+
+    def read(self, cypher, params):
+        if "collect([" in cypher:
+            raise _out_of_memory()
+        return real(self, cypher, params)
+    monkeypatch.setattr(type(graph), "_read", read)
+    streamed = graph.run_page(ROWS, {}, columns, 5, 7, ["kind"])
+    assert (streamed.rows, streamed.total) == (served.rows, served.total)
+    assert dict(streamed.counts["kind"]) == dict(served.counts["kind"])
+
+
+def test_collected_rows_past_the_servers_memory_are_streamed(loaded, refused):
+    rows = loaded.graph.run_collected(ROWS, {}, ["uid", "kind", "tags"])
+    assert len(refused) == 1
+    assert rows == list(loaded.graph.stream(ROWS, {}))
+
+
+def test_other_errors_are_not_taken_for_memory(loaded, monkeypatch):
+    from neo4j.exceptions import ClientError, Neo4jError
+
+    graph = loaded.graph
+
+    def read(self, cypher, params):
+        raise Neo4jError._hydrate_neo4j(code="Neo.ClientError.Statement.SyntaxError",
+                                        message="Invalid input")
+    monkeypatch.setattr(type(graph), "_read", read)
+    with pytest.raises(ClientError):
+        graph.run_page(ROWS, {}, ["uid"], 0, 5, [])
+    with pytest.raises(ClientError):
+        graph.run_collected(ROWS, {}, ["uid"])
