@@ -194,8 +194,10 @@ def main(shape: str, n: int, starts_count: int = 30) -> None:
                         m, p = row[way]["median_ms"], row[way]["p95_ms"]
                         print(f"  {way:26} {m:9.1f} {p:9.1f}   PostgreSQL/this {pg / m:6.2f}")
         finally:
-            clean(lin)
-            server.stop()
+            try:
+                clean(lin)
+            finally:  # the PostgreSQL server stops even when the clean fails
+                server.stop()
     results = HERE / "results"
     results.mkdir(exist_ok=True)
     path = results / f"queries-{shape}-{n}.json"
