@@ -193,10 +193,9 @@ def main() -> None:
               f"{r['peak_rss_mib']:13.0f} {r['children_peak_rss_mib']:13.0f}")
         if r.get("phases"):
             print("  phases (s): " + ", ".join(f"{k} {v:.1f}" for k, v in r["phases"].items()))
-    ceilings = [ceiling(r) for name, r in runs if name in ("bulk", "bulk-disk")]
-    ceilings = [c for c in ceilings if c]
-    if ceilings:
-        best = max(ceilings, key=lambda c: c["rate"])
+    ceilings = [c for name, r in runs if name in ("bulk", "bulk-disk") and (c := ceiling(r))]
+    best = max(ceilings, key=lambda c: c["rate"]) if ceilings else None
+    if best:
         rates["neo4j-admin"] = best["rate"]
         print(f"{'neo4j-admin':11} {best['seconds']:8.1f} {best['elements']:9} "
               f"{best['rate']:11,.0f}   (the import tool alone: the bulk runs' import and "
@@ -207,7 +206,7 @@ def main() -> None:
         "input": path.name, "input_mib": path.stat().st_size / 2**20,
         "load_average": os.getloadavg()[0], "cores": os.cpu_count(),
         "runs": [dict(r, variant=name) for name, r in runs],
-        "ceiling": max(ceilings, key=lambda c: c["rate"]) if ceilings else None}, indent=1))
+        "ceiling": best}, indent=1))
     print(f"written {out}")
     for a, b in (("bulk", "driver"), ("bulk", "per-record"), ("driver", "per-record"),
                  ("neo4j-admin", "bulk"), ("neo4j-admin", "driver"),

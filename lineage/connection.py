@@ -94,6 +94,12 @@ class Page:
         return max(self.total - self.offset - len(self.rows), 0)
 
 
+def past_memory(exc: Exception) -> bool:
+    """Whether a server error says the statement ran past the server's memory (its
+    transaction memory pool, or the JVM's), which streaming the rows instead may avoid."""
+    return "Memory" in (getattr(exc, "code", None) or "")
+
+
 def count_key(value: Any) -> Any:
     """A value usable as a count key (lists and maps as their JSON text).
 
@@ -253,7 +259,7 @@ class Graph:
                         bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
                     return list(session.run(cypher, params or {}))
             except TransientError as exc:
-                if attempt == 2 or "Memory" in (exc.code or ""):
+                if attempt == 2 or past_memory(exc):
                     raise
         raise AssertionError("unreachable")
 
@@ -288,7 +294,7 @@ class Graph:
         try:
             records = self._read(statement, params)
         except (TransientError, ClientError) as exc:
-            if "Memory" not in (exc.code or ""):
+            if not past_memory(exc):
                 raise
             return self.run(cypher, params)
         lists = [values if _PLAIN_TYPES.issuperset(map(type, values))
@@ -315,7 +321,7 @@ class Graph:
             records = self._read(statement, {**(params or {}), "__offset": offset,
                                              "__limit": limit, "__positions": positions})
         except (TransientError, ClientError) as exc:
-            if "Memory" not in (exc.code or ""):
+            if not past_memory(exc):
                 raise
             log.info("the answer exceeds the server's transaction memory as one list: "
                      "streaming its rows to cut the page")

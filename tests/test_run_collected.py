@@ -67,52 +67,44 @@ ROWS = ("UNWIND range(1, 250) AS i RETURN toString(i) AS uid, i % 7 AS kind, "
 
 
 @pytest.fixture
-def refused(loaded, monkeypatch):
-    """The server refuses every statement that gathers an answer into one list (run_page's
-    and run_collected's), as it does past its memory; the rows streamed are real."""
+def refuse(loaded, monkeypatch):
+    """Call it to make the server refuse every statement that gathers an answer into one list
+    (run_page's and run_collected's), as it does past its memory; the rows streamed are real.
+    Returns the refused statements."""
     graph = loaded.graph
     real = type(graph)._read
-    refusals = []
+    refusals: list[str] = []
 
     def read(self, cypher, params):
         if "collect([" in cypher:
             refusals.append(cypher)
             raise _out_of_memory()
         return real(self, cypher, params)
-    monkeypatch.setattr(type(graph), "_read", read)
-    return refusals
+
+    def start() -> list[str]:
+        monkeypatch.setattr(type(graph), "_read", read)
+        return refusals
+    return start
 
 
-def test_a_page_past_the_servers_memory_is_cut_from_streamed_rows(loaded, refused):
+def test_a_page_past_the_servers_memory_is_cut_from_streamed_rows(loaded, refuse):
     columns = ["uid", "kind", "tags"]
+    served = loaded.graph.run_page(ROWS, {}, columns, 10, 20, ["kind", "tags"])
     every = list(loaded.graph.stream(ROWS, {}))
+    refused = refuse()
     page = loaded.graph.run_page(ROWS, {}, columns, 10, 20, ["kind", "tags"])
     assert len(refused) == 1  # the one-list statement was tried, then the rows streamed
-    assert page.rows == every[10:30] and page.total == 250 and page.more == 220
-    assert dict(page.counts["kind"]) == {k: len([i for i in range(1, 251) if i % 7 == k])
-                                         for k in range(7)}
+    assert page.rows == every[10:30] == served.rows
+    assert page.total == served.total == 250 and page.more == 220
+    assert dict(page.counts["kind"]) == dict(served.counts["kind"]) == {
+        k: len([i for i in range(1, 251) if i % 7 == k]) for k in range(7)}
     assert dict(page.counts["tags"])[None] == 200  # lists counted by their JSON text
     assert [n for _, n in page.counts["kind"]] == sorted((n for _, n in page.counts["kind"]),
                                                          reverse=True)
 
 
-def test_a_page_past_the_servers_memory_matches_the_servers_page(loaded, monkeypatch):
-    columns = ["uid", "kind", "tags"]
-    served = loaded.graph.run_page(ROWS, {}, columns, 5, 7, ["kind"])
-    graph = loaded.graph
-    real = type(graph)._read
-
-    def read(self, cypher, params):
-        if "collect([" in cypher:
-            raise _out_of_memory()
-        return real(self, cypher, params)
-    monkeypatch.setattr(type(graph), "_read", read)
-    streamed = graph.run_page(ROWS, {}, columns, 5, 7, ["kind"])
-    assert (streamed.rows, streamed.total) == (served.rows, served.total)
-    assert dict(streamed.counts["kind"]) == dict(served.counts["kind"])
-
-
-def test_collected_rows_past_the_servers_memory_are_streamed(loaded, refused):
+def test_collected_rows_past_the_servers_memory_are_streamed(loaded, refuse):
+    refused = refuse()
     rows = loaded.graph.run_collected(ROWS, {}, ["uid", "kind", "tags"])
     assert len(refused) == 1
     assert rows == list(loaded.graph.stream(ROWS, {}))
