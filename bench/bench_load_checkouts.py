@@ -11,8 +11,10 @@ parse, write, the load's own records), each checkout's command run by its own ``
 them) against its own server, started once in a temporary ``LINEAGE_HOME`` and emptied with
 this checkout's ``lineage reset --yes`` before every load (not timed). Also reported: the
 command's peak RSS and CPU seconds, the server's CPU seconds during the load, and the nodes
-and relationships each load left (from ``lineage stats --json``), so that a faster load that
-wrote less shows. The last line of output is a JSON object with every run.
+and relationships each load left (``lineage query ... --format json``), so that a faster load
+that wrote less shows. Each checkout's commands run in its own tree: ``python -m`` puts the
+working directory first on ``sys.path``, so the tree decides which code runs. The last line
+of output is a JSON object with every run.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ import checkouts
 
 def lineage_command(root: str) -> list[str]:
     """The checkout's own interpreter running its CLI, e.g. ``[root/.venv/bin/python, -m,
-    lineage.cli]`` (this interpreter when the checkout has no ``.venv``)."""
+    lineage.cli]`` (this interpreter when the checkout has no ``.venv``); run it with the
+    checkout as the working directory."""
     python = Path(root) / ".venv" / "bin" / "python"
     return [str(python) if python.exists() else sys.executable, "-m", "lineage.cli"]
 
@@ -54,16 +57,19 @@ def cpu_seconds(pid: int) -> float:
 
 
 def timed_load(command: list[str], path: str, env: dict, cwd: str) -> dict:
-    """One ``lineage load PATH``: wall, peak RSS and CPU of the process (os.wait4)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen([*command, "load", path], env=env, cwd=cwd,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"lineage load {path} ({command[0]}) failed: {err.strip()[-800:]}")
+    """One ``lineage load PATH``: wall, peak RSS and CPU of the process (os.wait4; its
+    standard error goes to a file, which a pipe left unread while waiting could not take)."""
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([*command, "load", path], env=env, cwd=cwd,
+                                stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            told = err.read().decode(errors="replace").strip()[-800:]
+            raise SystemExit(f"lineage load {path} ({command[0]}) failed: {told}")
     return {"wall": wall, "peak_rss_mib": usage.ru_maxrss / 1024,
             "cpu": usage.ru_utime + usage.ru_stime}
 
