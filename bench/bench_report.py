@@ -7,7 +7,7 @@ with the ratios.
 
 A synthetic Pegasus workflow (bench/gen_bp.py: one task per job, so N drawn nodes are about
 N/2 jobs, N/2 tasks and the workflow) is loaded into Neo4j (NEO4J_URI if set, else a managed
-server under bench/out/state-report), its report is built ungrouped (--max-nodes above N),
+server under bench/out/state-report, stopped at the end), its report is built ungrouped (--max-nodes above N),
 and each page is opened in headless Chromium (Debian's chromium, no network):
 time-to-drawn is from navigation start to the first painted frame with the graph
 (``window.lineageDrawnAt``), "script done" to the end of the page's script. A renderer that
@@ -109,11 +109,23 @@ def main() -> None:
     ap.add_argument("--state", type=Path, default=HERE / "out" / "state-report",
                     help="managed server's state directory (when NEO4J_URI is not set)")
     args = ap.parse_args()
+    lin = connect(args.state)
+    try:
+        measure(lin, args)
+    finally:
+        lin.close()
+        if not os.environ.get("NEO4J_URI"):  # the managed server this script started
+            from lineage import server
+
+            server.stop(args.state)
+
+
+def measure(lin, args) -> None:
+    """Load, build, render and time each size of ``args.nodes``."""
     from lineage.report.build import report_data
     from lineage.report.render import render
     from tests.browser import chromium
 
-    lin = connect(args.state)
     out_dir = HERE / "out"
     fmt = lambda v: f"{v:.2f} s" if v is not None else f">{args.timeout:.0f} s"  # noqa: E731
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
@@ -144,7 +156,6 @@ def main() -> None:
             if r["drawn"]:
                 ratio = f"{base / r['drawn']:.1f}x" if base else f">{args.timeout / r['drawn']:.0f}x"
                 print(f"  time to drawn, before / {name}: {ratio}")
-    lin.close()
 
 
 if __name__ == "__main__":
