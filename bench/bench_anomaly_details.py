@@ -11,13 +11,15 @@ serve: on a big graph each call scans the label.)
     python bench/bench_anomaly_details.py --no-load --top 50     # again, on the graph as it is
 
 Uses NEO4J_URI when set (the graph is emptied first: --reset-ok says that is fine), else a
-managed server under bench/out/state-anomaly. ``--records`` loads a generated export
+managed server under bench/out/state-anomaly (stopped at the end; its graph stays for
+``--no-load``). ``--records`` loads a generated export
 (bench/bench_chimbuko.py's generator) instead of the bundled samples.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -57,6 +59,18 @@ def main(argv: list[str] | None = None) -> None:
     from lineage.cli import samples_dir
 
     lin = connect(args.state)
+    try:
+        measure(lin, args, samples_dir)
+    finally:
+        lin.close()
+        if not os.environ.get("NEO4J_URI"):  # the managed server under --state
+            from lineage import server
+
+            server.stop(args.state)
+
+
+def measure(lin, args, samples_dir) -> None:
+    """Load (unless --no-load) and time the three ways of fetching the anomalies' details."""
     if args.no_load:
         pass
     elif args.records:
@@ -97,7 +111,6 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  anomaly_details, all uids (1 round trip):    {t_one * 1000:8.1f} ms")
     print(f"  ratios to the one query: two templates {t_per / t_one:.1f}x, one uid each "
           f"{t_each / t_one:.1f}x; same rows: {same}")
-    lin.close()
 
 
 if __name__ == "__main__":

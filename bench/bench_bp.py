@@ -4,8 +4,8 @@
 
 Runs three stages on one generated stream, each in a fresh subprocess so that its peak
 memory (ru_maxrss) is its own: (1) parse only, (2) parse into the spool, (3) the full load
-into Neo4j (NEO4J_URI if set, else a managed server under bench/out/state). Prints events/s,
-graph elements/s and peak RSS, and the ratios between stages.
+into Neo4j (NEO4J_URI if set, else a managed server under bench/out/state, stopped at the
+end). Prints events/s, graph elements/s and peak RSS, and the ratios between stages.
 """
 
 from __future__ import annotations
@@ -79,14 +79,21 @@ def main() -> None:
     if not path.exists():
         generate(path, args.events)
     env = dict(os.environ)
+    own_server = "LINEAGE_HOME" not in env and not env.get("NEO4J_URI")
     env.setdefault("LINEAGE_HOME", str(out_dir / "state"))
     results = {}
-    for name in ("parse", "spool", "load"):
-        proc = subprocess.run([sys.executable, __file__, "--stage", name, "--file", str(path)],
-                              capture_output=True, text=True, env=env)
-        if proc.returncode != 0:
-            sys.exit(proc.stderr)
-        results[name] = json.loads(proc.stdout.strip().splitlines()[-1])
+    try:
+        for name in ("parse", "spool", "load"):
+            proc = subprocess.run([sys.executable, __file__, "--stage", name, "--file",
+                                   str(path)], capture_output=True, text=True, env=env)
+            if proc.returncode != 0:
+                sys.exit(proc.stderr)
+            results[name] = json.loads(proc.stdout.strip().splitlines()[-1])
+    finally:
+        if own_server:  # the managed server under bench/out/state, started by the load stage
+            from lineage import server
+
+            server.stop(Path(env["LINEAGE_HOME"]))
     parse, spool, load = results["parse"], results["spool"], results["load"]
     events = parse["events"]
     elements = load["graph_nodes"] + load["graph_relationships"]

@@ -4,8 +4,8 @@
     python bench/bench_load.py --file provdb.0.unqlite     # any input lineage can load
 
 Each variant runs in a fresh subprocess on an emptied graph (NEO4J_URI if set, else the
-managed server of LINEAGE_HOME, default bench/out/state), loading the same input with
-``pipeline.load_input``:
+managed server of LINEAGE_HOME, default bench/out/state, stopped at the end), loading the
+same input with ``pipeline.load_input``:
 
 - ``before``: the writer as it was (bench/legacy_writer.py: MERGE plans with Eager steps,
   2,000-row batches);
@@ -161,15 +161,22 @@ def main() -> None:
         if not path.exists():
             generate(path, args.events)
     env = dict(os.environ)
+    own_server = "LINEAGE_HOME" not in env and not env.get("NEO4J_URI")
     env.setdefault("LINEAGE_HOME", str(out_dir / "state"))
     results = []
-    for name in args.variants.split(","):
-        proc = subprocess.run([sys.executable, __file__, "--variant", name, "--file", str(path)],
-                              capture_output=True, text=True, env=env)
-        if proc.returncode != 0:
-            sys.exit(proc.stderr)
-        results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
-        print(json.dumps(results[-1]), file=sys.stderr, flush=True)
+    try:
+        for name in args.variants.split(","):
+            proc = subprocess.run([sys.executable, __file__, "--variant", name, "--file",
+                                   str(path)], capture_output=True, text=True, env=env)
+            if proc.returncode != 0:
+                sys.exit(proc.stderr)
+            results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+            print(json.dumps(results[-1]), file=sys.stderr, flush=True)
+    finally:
+        if own_server:  # the managed server under bench/out/state, started by a variant
+            from lineage import server
+
+            server.stop(Path(env["LINEAGE_HOME"]))
     print(f"input: {path.name}, {path.stat().st_size / 2**20:.0f} MiB")
     print(f"{'variant':12} {'status':7} {'seconds':>8} {'write s':>8} {'nodes s':>8} {'rels s':>8} {'elements/s':>11} "
           f"{'nodes':>8} {'rels':>8} {'peak RSS MiB':>13} {'client cpu':>10} {'server cpu':>10} "
