@@ -107,12 +107,12 @@ def reference(edges, questions) -> dict:
     out = {}
     for q in questions:
         limit = q["max_depth"]
-        seconds = []
+        seconds, rows = [], 0
         for uid in q["starts"]:
             t0 = time.perf_counter()
-            nx.single_source_shortest_path_length(graph, uid, cutoff=limit)
+            rows += len(nx.single_source_shortest_path_length(graph, uid, cutoff=limit)) - 1
             seconds.append(time.perf_counter() - t0)
-        out[("networkx", q["name"])] = percentiles(seconds)
+        out[("networkx", q["name"])] = {**percentiles(seconds), "rows": rows}
     server, run = postgres(edges)
     try:
         for q in questions:
@@ -196,6 +196,11 @@ def main() -> None:
             for name in trees:
                 results[(f"{name}: CLI", q["name"])] = percentiles(walls[name])
         results.update(reference(edges, questions))
+        for q in questions:  # the same number of ancestors every way (the checkouts: hashed)
+            counts = {way: r["rows"] for (way, name), r in results.items()
+                      if name == q["name"] and "rows" in r}
+            if len(set(counts.values())) != 1:
+                raise SystemExit(f"{q['name']}: the ways found different ancestors: {counts}")
     finally:
         subprocess.run([*commands["this"], "neo4j", "stop"], env=env, cwd=trees["this"],
                        check=False, stdout=subprocess.DEVNULL)
