@@ -19,7 +19,6 @@ managed server under bench/out/state-anomaly (stopped at the end; its graph stay
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
@@ -55,18 +54,12 @@ def main(argv: list[str] | None = None) -> None:
     if not args.reset_ok and not args.no_load:
         parser.error("the benchmark empties the graph: pass --reset-ok")
 
-    from bench_report import connect
+    import private_server
+
     from lineage.cli import samples_dir
 
-    lin = connect(args.state)
-    try:
+    with private_server.connected(args.state) as lin:
         measure(lin, args, samples_dir)
-    finally:
-        lin.close()
-        if not os.environ.get("NEO4J_URI"):  # the managed server under --state
-            from lineage import server
-
-            server.stop(args.state)
 
 
 def measure(lin, args, samples_dir) -> None:

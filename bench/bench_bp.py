@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -21,6 +20,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+import private_server
 
 
 def stage(name: str, path: str) -> dict:
@@ -78,22 +79,14 @@ def main() -> None:
     path = out_dir / f"bench-{args.events}.bp"
     if not path.exists():
         generate(path, args.events)
-    env = dict(os.environ)
-    own_server = "LINEAGE_HOME" not in env and not env.get("NEO4J_URI")
-    env.setdefault("LINEAGE_HOME", str(out_dir / "state"))
     results = {}
-    try:
+    with private_server.environment(out_dir / "state") as env:
         for name in ("parse", "spool", "load"):
             proc = subprocess.run([sys.executable, __file__, "--stage", name, "--file",
                                    str(path)], capture_output=True, text=True, env=env)
             if proc.returncode != 0:
                 sys.exit(proc.stderr)
             results[name] = json.loads(proc.stdout.strip().splitlines()[-1])
-    finally:
-        if own_server:  # the managed server under bench/out/state, started by the load stage
-            from lineage import server
-
-            server.stop(Path(env["LINEAGE_HOME"]))
     parse, spool, load = results["parse"], results["spool"], results["load"]
     events = parse["events"]
     elements = load["graph_nodes"] + load["graph_relationships"]

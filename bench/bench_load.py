@@ -42,6 +42,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
+import private_server
 
 VARIANTS = ("before", "unfolded", "after", "after-merge", "overlap", "parallel")
 THREADS = {"overlap": 1, "parallel": 2}
@@ -160,11 +161,8 @@ def main() -> None:
         path = out_dir / f"bench-{args.events}.bp"
         if not path.exists():
             generate(path, args.events)
-    env = dict(os.environ)
-    own_server = "LINEAGE_HOME" not in env and not env.get("NEO4J_URI")
-    env.setdefault("LINEAGE_HOME", str(out_dir / "state"))
     results = []
-    try:
+    with private_server.environment(out_dir / "state") as env:
         for name in args.variants.split(","):
             proc = subprocess.run([sys.executable, __file__, "--variant", name, "--file",
                                    str(path)], capture_output=True, text=True, env=env)
@@ -172,11 +170,6 @@ def main() -> None:
                 sys.exit(proc.stderr)
             results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
             print(json.dumps(results[-1]), file=sys.stderr, flush=True)
-    finally:
-        if own_server:  # the managed server under bench/out/state, started by a variant
-            from lineage import server
-
-            server.stop(Path(env["LINEAGE_HOME"]))
     print(f"input: {path.name}, {path.stat().st_size / 2**20:.0f} MiB")
     print(f"{'variant':12} {'status':7} {'seconds':>8} {'write s':>8} {'nodes s':>8} {'rels s':>8} {'elements/s':>11} "
           f"{'nodes':>8} {'rels':>8} {'peak RSS MiB':>13} {'client cpu':>10} {'server cpu':>10} "

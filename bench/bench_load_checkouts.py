@@ -14,8 +14,9 @@ also creates that checkout's schema: this one's has an index more than dd329a8's
 base's loads would then maintain, and dd329a8's reset runs out of transaction memory on a
 Chimbuko shard's hubs). Also reported: the command's peak RSS and CPU seconds, the server's
 CPU seconds during the load, and the nodes and relationships each load left (``lineage
-query ... --format json``), so that a faster load that wrote less shows. Each checkout's commands run in its own tree: ``python -m`` puts the
-working directory first on ``sys.path``, so the tree decides which code runs. The last line
+query ... --format json``), so that a faster load that wrote less shows. Each checkout's
+commands run in its own tree: ``python -m`` puts the working directory first on
+``sys.path``, so the tree decides which code runs. The last line
 of output is a JSON object with every run.
 """
 
@@ -45,11 +46,12 @@ def lineage_command(root: str) -> list[str]:
     return [str(python) if python.exists() else sys.executable, "-m", "lineage.cli"]
 
 
-def server_pid(command: list[str], env: dict, cwd: str) -> int:
-    """The pid of the checkout's managed Neo4j, from ``lineage neo4j status --json``."""
+def server_status(command: list[str], env: dict, cwd: str) -> dict:
+    """The checkout's managed Neo4j as ``lineage neo4j status --json`` describes it (pid,
+    URI, user, password file)."""
     out = subprocess.run([*command, "neo4j", "status", "--json"], env=env, cwd=cwd,
                          check=True, capture_output=True, text=True).stdout
-    return int(json.loads(out)["pid"])
+    return json.loads(out)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -58,15 +60,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def empty_graph(command: list[str], env: dict, cwd: str) -> None:
-    """Delete every relationship, then every node, in batches, in the checkout's server
-    (its URI, user and password file from ``lineage neo4j status --json``); the schema stays
-    as that checkout made it."""
+def empty_graph(status: dict) -> None:
+    """Delete every relationship, then every node, in batches, in the server ``status``
+    describes (:func:`server_status`); the schema stays as that checkout made it."""
     from neo4j import GraphDatabase
 
-    out = subprocess.run([*command, "neo4j", "status", "--json"], env=env, cwd=cwd,
-                         check=True, capture_output=True, text=True).stdout
-    status = json.loads(out)
     password = Path(status["password_file"]).read_text().strip()
     with GraphDatabase.driver(status["uri"], auth=(status["user"], password)) as driver, \
             driver.session() as session:  # CALL ... IN TRANSACTIONS: an auto-commit one
@@ -125,19 +123,19 @@ def main() -> None:
     runs: dict[str, dict[str, list[dict]]] = {p: {n: [] for n in trees} for p in inputs}
     failed = True
     try:
-        pids = {}
+        servers = {}
         for name, root in trees.items():
             subprocess.run([*commands[name], "neo4j", "start"], env=envs[name], cwd=root,
                            check=True, stdout=subprocess.DEVNULL)
-            pids[name] = server_pid(commands[name], envs[name], root)
+            servers[name] = server_status(commands[name], envs[name], root)
         print(f"load average {os.getloadavg()[0]:.2f}; {args.rounds} rounds, alternating")
         for path in inputs:
             for _ in range(args.rounds):
                 for name, root in trees.items():
-                    empty_graph(commands[name], envs[name], root)  # not timed
-                    before = cpu_seconds(pids[name])
+                    empty_graph(servers[name])  # not timed
+                    before = cpu_seconds(servers[name]["pid"])
                     one = timed_load(commands[name], path, envs[name], root)
-                    one["server_cpu"] = cpu_seconds(pids[name]) - before
+                    one["server_cpu"] = cpu_seconds(servers[name]["pid"]) - before
                     one["nodes"], one["relationships"] = graph_size(commands[name],
                                                                     envs[name], root)
                     one["elements_per_s"] = (one["nodes"] + one["relationships"]) / one["wall"]

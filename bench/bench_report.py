@@ -7,7 +7,8 @@ with the ratios.
 
 A synthetic Pegasus workflow (bench/gen_bp.py: one task per job, so N drawn nodes are about
 N/2 jobs, N/2 tasks and the workflow) is loaded into Neo4j (NEO4J_URI if set, else a managed
-server under bench/out/state-report, stopped at the end), its report is built ungrouped (--max-nodes above N),
+server under bench/out/state-report, stopped at the end), its report is built ungrouped
+(--max-nodes above N),
 and each page is opened in headless Chromium (Debian's chromium, no network):
 time-to-drawn is from navigation start to the first painted frame with the graph
 (``window.lineageDrawnAt``), "script done" to the end of the page's script. A renderer that
@@ -26,19 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
-
-
-def connect(state: Path):
-    from lineage.api import Lineage, connect as env_connect
-    from lineage.connection import Graph, Settings
-
-    if os.environ.get("NEO4J_URI"):
-        return env_connect()
-    from lineage import server
-
-    info = server.start(state)
-    return Lineage(Graph.connect(Settings(info["uri"], info["user"], server.password(state),
-                                          None, True)))
+import private_server
 
 
 def load_workflow(lin, nodes: int) -> str:
@@ -109,15 +98,8 @@ def main() -> None:
     ap.add_argument("--state", type=Path, default=HERE / "out" / "state-report",
                     help="managed server's state directory (when NEO4J_URI is not set)")
     args = ap.parse_args()
-    lin = connect(args.state)
-    try:
+    with private_server.connected(args.state) as lin:
         measure(lin, args)
-    finally:
-        lin.close()
-        if not os.environ.get("NEO4J_URI"):  # the managed server this script started
-            from lineage import server
-
-            server.stop(args.state)
 
 
 def measure(lin, args) -> None:
