@@ -13,7 +13,10 @@ same input with ``pipeline.load_input``:
   (``fold_edges=False``: the writer before relationship rows were folded per batch);
 - ``after``: lineage/writer.py (Eager-free MERGE, CREATE of nodes known new, 2,000-row
   batches, relationship rows grouped by type, ordered by end node and folded: one row per
-  relationship stated several times in a batch);
+  relationship stated several times in a batch), and, for a file of 16 MiB or more, the
+  nodes written while the file is still being read (lineage/early_nodes.py);
+- ``read-then-write``: ``after`` with the whole file read before anything is written
+  (``LoadOptions(overlap_bytes=None)``: the pipeline before early_nodes);
 - ``after-merge``: lineage/writer.py on a graph that is not empty (one unrelated node), so
   nothing is known new and every node is MERGEd: what a load into a populated graph gets;
 - ``overlap``: the writer with one sender thread (bench/lanes_writer.py, ``threads=1``):
@@ -44,7 +47,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import private_server
 
-VARIANTS = ("before", "unfolded", "after", "after-merge", "overlap", "parallel")
+VARIANTS = ("before", "unfolded", "after", "read-then-write", "after-merge", "overlap",
+            "parallel")
 THREADS = {"overlap": 1, "parallel": 2}
 
 
@@ -89,6 +93,7 @@ def run_variant(name: str, path: str) -> dict:
     from lineage import model, pipeline
     from lineage.api import connect
     from lineage.records import Node
+    from lineage.settings import LoadOptions
     from lineage.sources.registry import detect
 
     if name == "before":
@@ -127,7 +132,9 @@ def run_variant(name: str, path: str) -> dict:
     server = _server_pid()
     cpu0, t0 = _cpu(server), time.perf_counter()
     client0 = time.process_time()
-    result = pipeline.load_input(writer, pipeline.Input(path, detect(Path(path)), True))
+    options = LoadOptions(overlap_bytes=None) if name == "read-then-write" else LoadOptions()
+    result = pipeline.load_input(writer, pipeline.Input(path, detect(Path(path)), True),
+                                 options=options)
     seconds = time.perf_counter() - t0
     client_cpu, server_cpu = time.process_time() - client0, _cpu(server) - cpu0
     nodes = lin.query("MATCH (n:Lineage) RETURN count(n) AS n")[0]["n"]

@@ -6,8 +6,8 @@ Exit codes (the same for every command):
 - 1 error: no such node, a query Neo4j rejects, another Neo4j error;
 - 2 usage error: unknown option or template, a missing or unknown template parameter,
   `reset` without --yes;
-- 3 malformed input: a file a loader cannot parse (nothing of that input was written; --lenient
-  skips and counts bad records instead);
+- 3 malformed input: a file a loader cannot parse (nothing of that input is in the graph;
+  --lenient skips and counts bad records instead);
 - 4 Neo4j unavailable: the managed server could not be installed or started, or the server at
   NEO4J_URI does not answer.
 
@@ -222,7 +222,8 @@ class _Main(click.Group):
         except ParseError as exc:
             several = isinstance(exc, InputsFailed)
             click.echo(f"error: malformed input: {exc}", err=True)
-            click.echo(f"nothing of {'those inputs' if several else 'that input'} was written; "
+            click.echo(f"nothing of {'those inputs' if several else 'that input'} is in the "
+                       "graph; "
                        "--lenient skips and counts bad records instead", err=True)
             sys.exit(EXIT_INPUT)
         except ServerError as exc:

@@ -1,11 +1,14 @@
 """Loading: inputs -> formats -> records -> spool -> writer -> graph, plus a Load record.
 
-Each input is read completely before anything of it is written: records go to a temporary
-spool on disk (memory stays flat for inputs of any size), so a malformed input raises its
-:class:`~lineage.errors.ParseError` with nothing of that input in the graph. The spool is
-then written nodes first, edges second, in batched managed transactions. Every input is
-recorded as a ``:Load`` node (source, format, path, sha256, counts, time); reloading the
-same content updates that node and leaves the lineage graph as it was.
+Each input is read completely before its relationships are written: records go to a
+temporary spool on disk (memory stays flat for inputs of any size), so a malformed input
+raises its :class:`~lineage.errors.ParseError` with nothing of that input in the graph. The
+spool is then written nodes first, edges second, in batched managed transactions; the first
+load of a large file writes its nodes while it is still being read instead
+(:mod:`lineage.early_nodes`), and a malformed record then takes them off again before the
+error is raised. Every input is recorded as a ``:Load`` node (source, format, path, sha256,
+counts, time); reloading the same content updates that node and leaves the lineage graph as
+it was.
 
 >>> sha256_of(__file__) == sha256_of(__file__)
 True
@@ -26,14 +29,15 @@ from typing import Any, Callable, Iterable, Iterator
 
 from . import loads, model, reader_process
 from .collector import fewer_collections
-from .sources import SOURCES
-from .sources import registry as loaders
+from .early_nodes import EarlyNodes, EarlyWriteFailed
 from .errors import InputsFailed, LineageError, LoadInterrupted, ParseError, UnknownFormatError
-from .sources.base import Format, LoadReport
 from .records import Edge, Node, as_json
 from .redact import redact_url
 from .settings import LoadOptions
-from .writer import WriteStats, Writer, ensure_schema, identity_conflicts
+from .sources import SOURCES
+from .sources import registry as loaders
+from .sources.base import Format, LoadReport
+from .writer import Writer, WriteStats, ensure_schema, identity_conflicts
 
 #: ``progress(event, info)``: "start" (an input), "records" (read so far), "done" (its
 #: result, ``LoadResult.as_dict()``); in a bulk load past its fold's budget, a "done" with
@@ -165,9 +169,13 @@ def expand(paths: Iterable[str | os.PathLike], source: str = "auto") -> Iterator
 class _Spool:
     """Records parsed from one input, kept on disk until the input is known to be good."""
 
-    def __init__(self, directory: str | None = None):
+    def __init__(self, directory: str | None = None, early: EarlyNodes | None = None):
+        """``early``: where nodes of kinds without identity properties go instead of the
+        spool, written while the input is still being read (:mod:`lineage.early_nodes`)."""
         self.nodes = tempfile.TemporaryFile(dir=directory)
         self.edges = tempfile.TemporaryFile(dir=directory)
+        self.early = early
+        self._early_buf: list[tuple] = []
         self._node_buf: list[tuple] = []
         self._edge_buf: list[tuple] = []
         self.node_counts: dict[str, int] = {}
@@ -202,8 +210,13 @@ class _Spool:
         problem = kind.index_problem(props)
         if problem:
             raise model.ModelError(kind.label, None, f"{uid[:200]}: {problem}")
-        self._node_buf.append((kind.label, uid, props, extra))
         self.node_counts[kind.label] = self.node_counts.get(kind.label, 0) + 1
+        if self.early is not None and not kind.identity:
+            self._early_buf.append((kind.label, uid, props, extra))
+            if len(self._early_buf) >= _CHUNK:
+                self._hand_over()
+            return
+        self._node_buf.append((kind.label, uid, props, extra))
         if len(self._node_buf) >= _CHUNK:
             self._flush_nodes()
 
@@ -215,6 +228,11 @@ class _Spool:
         if len(self._edge_buf) >= _CHUNK:
             self._flush_edges()
 
+    def _hand_over(self) -> None:
+        assert self.early is not None
+        rows, self._early_buf = self._early_buf, []
+        self.early.put(rows)
+
     def _flush_nodes(self) -> None:
         pickle.dump(self._node_buf, self.nodes, protocol=pickle.HIGHEST_PROTOCOL)
         self._node_buf = []
@@ -224,6 +242,8 @@ class _Spool:
         self._edge_buf = []
 
     def seal(self) -> None:
+        if self._early_buf:
+            self._hand_over()
         if self._node_buf:
             self._flush_nodes()
         if self._edge_buf:
@@ -239,6 +259,7 @@ class _Spool:
                 return
 
     def iter_nodes(self) -> Iterator[Node]:
+        """The nodes kept (with ``early``, those of kinds with identity properties only)."""
         kinds = model.NODE_KINDS
         for label, uid, props, extra in self.node_rows():
             yield Node(kinds[label], uid, props, extra)
@@ -383,8 +404,10 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
                progress: Progress | None = None) -> LoadResult:
     """Parse one input fully, then write it under a new version of its load.
 
-    On a parse error nothing of it is written; if the write fails midway, the new version's
-    tag is taken off again (what it alone wrote is removed) and the load says ``failed``.
+    On a parse error nothing of it stays written; if the write fails midway, the new
+    version's tag is taken off again (what it alone wrote is removed) and the load says
+    ``failed``. The first load of a large file writes its nodes while it is still being
+    read (:mod:`lineage.early_nodes`); a parse error then also takes its tag off again.
     An input whose content is unchanged since its last successful load is not written again
     (status ``unchanged``). After a successful write, what only earlier versions stated is
     removed and the load's ``changes`` say how much.
@@ -410,16 +433,32 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
     if progress:
         report.on_progress = lambda records, read: progress(
             "records", {"path": item.path, "records": records, "bytes": read})
+    tag = loads.tag_of(lid, before.version + 1)
+    early = None
+    if overlapping(item, options, before):
+        early = EarlyNodes(writer, tag, lambda: loads.begin_write(
+            driver, database, lid, tag, result.path, result.format))
     try:
-        spool = parse_to_spool(item, report)
-    except ParseError as exc:
-        result.status, result.error = "failed", str(exc)
+        spool = parse_to_spool(item, report, _Spool(early=early))
+    except BaseException as exc:
         result.report, result.seconds = report.summary(), time.perf_counter() - t0
-        _record_attempt(driver, database, lid, before, result, started)
-        exc.result = result
-        raise
+        if early is not None and early.started:  # nodes may be written: take them off
+            early.abort()
+            cause = exc.cause if isinstance(exc, EarlyWriteFailed) else exc
+            raised = _abandon(driver, database, lid, tag, before, result, cause)
+        elif isinstance(exc, ParseError):
+            result.status, result.error = "failed", str(exc)
+            _record_attempt(driver, database, lid, before, result, started)
+            raised = cause = exc
+        else:
+            raise
+        if isinstance(raised, ParseError):
+            raised.result = result
+        if raised is exc:
+            raise
+        raise raised from (None if raised is cause else cause)
     try:
-        _write_version(writer, lid, before, spool, result, report,
+        _write_version(writer, lid, before, spool, result, report, early,
                        lambda: _final_props(result, started, t0, options, lid, before))
     finally:
         spool.close()
@@ -440,28 +479,55 @@ def _final_props(result: LoadResult, started: float, t0: float, options: LoadOpt
     return props
 
 
+def overlapping(item: Input, options: LoadOptions, before: "loads.Previous") -> bool:
+    """Whether ``item``'s nodes are written while it is read: the first version of its load
+    (nothing of an earlier one to clear first), a file of ``options.overlap_bytes`` or more.
+
+    >>> item = Input(__file__, None, True)
+    >>> overlapping(item, LoadOptions(overlap_bytes=0), loads.Previous())
+    True
+    >>> overlapping(item, LoadOptions(overlap_bytes=0), loads.Previous(version=1))
+    False
+    """
+    limit = options.overlap_bytes
+    if limit is None or before.version != 0 or is_url(item.path):
+        return False
+    try:
+        return os.stat(item.path).st_size >= limit
+    except OSError:
+        return False
+
+
 def _options(options: LoadOptions | None, lenient: bool) -> LoadOptions:
     options = options or LoadOptions()
     return options.with_(lenient=True) if lenient else options
 
 
 def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: "_Spool",
-                   result: LoadResult, report: LoadReport, final_props: Callable[[], dict]) -> None:
-    """Write the spooled records under a new version; the load's final record is written
-    in one transaction with taking off the write mark, so a forced reset either comes
-    before it (this load fails and removes what it wrote) or deletes it whole."""
+                   result: LoadResult, report: LoadReport, early: EarlyNodes | None,
+                   final_props: Callable[[], dict]) -> None:
+    """Write the spooled records under a new version (after the nodes ``early`` is
+    writing, if it started); the load's final record is written in one transaction with
+    taking off the write mark, so a forced reset either comes before it (this load fails
+    and removes what it wrote) or deletes it whole."""
     tag = loads.tag_of(lid, before.version + 1)
+    began = early is not None and early.started
     result.nodes, result.edges = spool.node_counts, spool.edge_counts
     result.report = report.summary()
-    if not result.nodes and not result.edges:  # it states nothing (any more)
+    if not began and not result.nodes and not result.edges:  # it states nothing (any more)
         result.status = "empty"
         result.changes = loads.release(writer.driver, writer.database, lid)
         return
-    duplicates = _duplicates(writer, spool, lid, report)
-    result.report = report.summary()
     driver, database = writer.driver, writer.database
-    loads.begin_write(driver, database, lid, tag, result.path, result.format)
+    if not began:
+        duplicates = _duplicates(writer, spool, lid, report)
+        loads.begin_write(driver, database, lid, tag, result.path, result.format)
     try:
+        if began:
+            assert early is not None
+            result.write.add(early.finish())
+            duplicates = _duplicates(writer, spool, lid, report)
+        result.report = report.summary()
         result.write.add(writer.write_nodes(
             (n for n in spool.iter_nodes() if n.uid not in duplicates), tag))
         result.write.add(writer.write_edges(
@@ -473,20 +539,35 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: "_
         if not loads.end_write(driver, database, lid, tag, final_props()):
             raise LoadInterrupted(_interrupted(result.path))
     except BaseException as exc:
-        cause = exc
-        if not isinstance(exc, LoadInterrupted) and _mark_gone(driver, database, lid, tag):
-            exc = LoadInterrupted(_interrupted(result.path))
-        result.status, result.error = "failed", (
-            str(exc) if isinstance(exc, LoadInterrupted) else f"write failed: {exc}")
-        if isinstance(exc, LoadInterrupted):  # the graph no longer holds earlier versions
-            before = loads.Previous()
-        try:  # retract what this version wrote, so no partial input stays in the graph
-            loads.release(driver, database, lid, only=tag)
-        finally:
-            _record_attempt(driver, database, lid, before, result, time.time())
-        if exc is cause:
+        if early is not None:
+            early.abort()
+        cause = exc.cause if isinstance(exc, EarlyWriteFailed) else exc
+        raised = _abandon(driver, database, lid, tag, before, result, cause)
+        if raised is exc:
             raise
-        raise exc from cause
+        raise raised from (None if raised is cause else cause)
+
+
+def _abandon(driver, database, lid: str, tag: str, before: "loads.Previous",
+             result: LoadResult, exc: BaseException) -> BaseException:
+    """After a write of version ``tag`` began and ``exc`` ended it: take the write mark off,
+    remove what this version alone wrote, record the failed attempt. Returns what to raise:
+    ``exc``, or a :class:`LoadInterrupted` when a forced reset took the mark meanwhile (a
+    parse error stays the news: the input is malformed either way)."""
+    raised = exc
+    if (not isinstance(exc, LoadInterrupted) and _mark_gone(driver, database, lid, tag)
+            and not isinstance(exc, ParseError)):
+        raised = LoadInterrupted(_interrupted(result.path))
+    if isinstance(raised, LoadInterrupted):  # the graph no longer holds earlier versions
+        before = loads.Previous()
+    result.status = "failed"
+    result.error = (str(raised) if isinstance(raised, (LoadInterrupted, ParseError))
+                    else f"write failed: {raised}")
+    try:  # retract what this version wrote, so no partial input stays in the graph
+        loads.release(driver, database, lid, only=tag)
+    finally:
+        _record_attempt(driver, database, lid, before, result, time.time())
+    return raised
 
 
 def _interrupted(path: str) -> str:

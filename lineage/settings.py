@@ -37,6 +37,9 @@ class LoadOptions:
     #: file inputs of at least this many bytes are read in a child process while this one
     #: checks and spools their records (lineage.reader_process); ``None``: never
     reader_process_bytes: int | None = field(default=16 << 20, compare=False)
+    #: the first load of a file input of at least this many bytes writes its nodes while
+    #: the file is still being read (lineage.early_nodes); ``None``: never
+    overlap_bytes: int | None = field(default=16 << 20, compare=False)
     #: graph elements a bulk load folds in memory; past them it folds on disk, partition by
     #: partition (lineage.bulk_partitions); ``None``: no limit
     bulk_fold_elements: int | None = field(default=2_000_000, compare=False)
@@ -201,6 +204,7 @@ class Settings:
             xalt_env=values.pop("xalt_env", "filtered"),
             unqlite_probe_seconds=_float(env, "LINEAGE_UNQLITE_PROBE_SECONDS", 30.0),
             reader_process_bytes=_bytes_or_off(env, "LINEAGE_READER_PROCESS_BYTES", 16 << 20),
+            overlap_bytes=_bytes_or_off(env, "LINEAGE_OVERLAP_BYTES", 16 << 20),
             bulk_fold_elements=_count_or_off(env, "LINEAGE_BULK_FOLD_ELEMENTS", 2_000_000))
         values.setdefault("neo4j_uri", None)
         return cls(ci=bool(env.get("CI")), load=load,

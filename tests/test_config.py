@@ -174,17 +174,26 @@ def test_log_lines_mask_registered_secrets_and_url_passwords():
         logs.SECRETS.secrets.discard("Very-S3cret")
 
 
+THRESHOLDS = {"LINEAGE_READER_PROCESS_BYTES": "reader_process_bytes",
+              "LINEAGE_OVERLAP_BYTES": "overlap_bytes"}
+
+
+@pytest.mark.parametrize("var", THRESHOLDS)
 @pytest.mark.parametrize("text, expected", [("off", None), ("never", None), ("0", 0),
                                             ("1048576", 1 << 20), ("", 16 << 20)])
-def test_the_reader_process_threshold(tmp_path, text, expected):
-    env = {"LINEAGE_READER_PROCESS_BYTES": text, "XDG_CONFIG_HOME": str(tmp_path)}
-    assert Settings.from_env(env).load.reader_process_bytes == expected
+def test_the_size_thresholds(tmp_path, var, text, expected):
+    env = {var: text, "XDG_CONFIG_HOME": str(tmp_path)}
+    load = Settings.from_env(env).load
+    assert getattr(load, THRESHOLDS[var]) == expected
+    other = next(name for v, name in THRESHOLDS.items() if v != var)
+    assert getattr(load, other) == 16 << 20  # each variable sets its own threshold
 
 
+@pytest.mark.parametrize("var", THRESHOLDS)
 @pytest.mark.parametrize("text", ["-1", "16M", "1.5"])
-def test_a_reader_process_threshold_that_is_no_size_is_refused(tmp_path, text):
-    env = {"LINEAGE_READER_PROCESS_BYTES": text, "XDG_CONFIG_HOME": str(tmp_path)}
-    with pytest.raises(ValueError, match=r"LINEAGE_READER_PROCESS_BYTES="):
+def test_a_size_threshold_that_is_no_size_is_refused(tmp_path, var, text):
+    env = {var: text, "XDG_CONFIG_HOME": str(tmp_path)}
+    with pytest.raises(ValueError, match=rf"{var}="):
         Settings.from_env(env)
 
 

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from lineage import cli, pipeline
+from lineage.settings import LoadOptions
 from lineage.writer import Writer
 
 from . import graphcheck
@@ -86,7 +87,9 @@ def test_unchanged_input_is_not_written_again(lin):
     assert (load["v"], load["t"], load["s"]) == (1, 2, "loaded")
 
 
-def test_a_write_failing_midway_leaves_nothing_of_the_input(lin):
+@pytest.mark.parametrize("options", [LoadOptions(overlap_bytes=None), LoadOptions(overlap_bytes=0)],
+                         ids=["read-then-write", "nodes-while-reading"])
+def test_a_write_failing_midway_leaves_nothing_of_the_input(lin, options):
     lin.load([sorted(XALT.glob("run.*.json"))[0]])
     before = graphcheck.of(lin, with_loads=True)
     # a constraint Neo4j enforces and the model does not: two jobs of one workflow share a
@@ -96,7 +99,7 @@ def test_a_write_failing_midway_leaves_nothing_of_the_input(lin):
     try:
         writer = Writer(lin.graph.driver, lin.graph.database, batch_size=3)
         with pytest.raises(Exception):
-            pipeline.load(writer, [BD])
+            pipeline.load(writer, [BD], options=options)
     finally:
         lin.write("DROP CONSTRAINT test_job_status IF EXISTS")
     assert graphcheck.of(lin, with_loads=True) == before

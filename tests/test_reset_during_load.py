@@ -19,6 +19,7 @@ import pytest
 from lineage import loads
 from lineage.errors import LoadInterrupted
 from lineage.pipeline import load
+from lineage.settings import LoadOptions
 from lineage.writer import Writer
 
 from . import graphcheck
@@ -97,13 +98,16 @@ def test_reset_refuses_while_a_load_writes_and_the_load_completes(lin, stream, c
     assert not loads.being_written(lin.graph.driver, lin.graph.database)
 
 
+@pytest.mark.parametrize("options", [LoadOptions(overlap_bytes=None), LoadOptions(overlap_bytes=0)],
+                         ids=["read-then-write", "nodes-while-reading"])
 @pytest.mark.parametrize("after", [700, None], ids=["among-nodes", "before-edges"])
-def test_forced_reset_interrupts_the_load_which_removes_its_writes(lin, stream, clean, after):
+def test_forced_reset_interrupts_the_load_which_removes_its_writes(lin, stream, clean, after,
+                                                                   options):
     deleted = []
     writer = _PausingWriter(lin.graph.driver, lin.graph.database,
                             lambda: deleted.append(lin.reset(force=True)), after=after)
     with pytest.raises(LoadInterrupted) as info:
-        load(writer, [stream])
+        load(writer, [stream], options=options)
     assert str(stream) in str(info.value) and "load it again" in str(info.value)
     assert deleted and deleted[0] >= 500  # the reset found the first batches written
     assert _lineage_nodes(lin) == 0  # nothing written after the reset stays

@@ -1,0 +1,210 @@
+"""Nodes written while the input is still being read (lineage/early_nodes.py), on a real
+Neo4j: the same graph as reading first, and every way a load can end after its first
+nodes were written (a malformed record further on, an interrupt, a failed write) leaves
+nothing of the input and no write mark.
+
+The reading is held at its last record until the writer thread has written nodes (a gate
+the test opens from that thread), so the failure lands after early writes every time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import threading
+from pathlib import Path
+
+import pytest
+
+from lineage import loads, pipeline
+from lineage.errors import ParseError
+from lineage.settings import LoadOptions
+from lineage.sources import registry
+from lineage.writer import Writer
+
+from . import graphcheck
+from .bigstream import write_stream
+from .conftest import SAMPLES
+
+EARLY = LoadOptions(overlap_bytes=0)  # every first load writes its nodes while reading
+READ_FIRST = LoadOptions(overlap_bytes=None)
+XALT_RUN = min((SAMPLES / "xalt").glob("run.*.json"))
+
+
+@pytest.mark.parametrize("inputs", [
+    ["pegasus/blackdiamond-4.0.bp"], ["xalt"], ["chimbuko"], ["swift"],
+], ids=lambda p: p[0].split("/")[0])
+def test_writing_nodes_while_reading_gives_the_same_graph(lin, inputs):
+    paths = [SAMPLES / p for p in inputs]
+    writer = Writer(lin.graph.driver, lin.graph.database, batch_size=7)
+    graphs = []
+    for options in (READ_FIRST, EARLY):
+        lin.reset()
+        results = pipeline.load(writer, paths, options=options)
+        assert all(r.status in ("loaded", "unrecognised", "empty") for r in results), results
+        graphs.append((graphcheck.of(lin, with_loads=True),
+                       [(r.path, r.status, r.nodes, r.edges, r.write.node_rows,
+                         r.write.edge_rows, r.write.unresolved_edges) for r in results]))
+    assert graphs[0] == graphs[1]
+    assert graphs[0][0].nodes > 10
+
+
+def test_a_second_version_is_read_before_it_is_written(lin, tmp_path):
+    """A reload clears what only the earlier version said, node by node, before writing:
+    not done while reading (a failure would leave nodes cleared)."""
+    stream = write_stream(tmp_path / "run.bp", "wf-v", range(20))
+    item = next(pipeline.expand([stream]))
+    assert pipeline.overlapping(item, EARLY, loads.Previous())
+    assert not pipeline.overlapping(item, EARLY, loads.Previous(version=1))
+    assert not pipeline.overlapping(item, READ_FIRST, loads.Previous())
+    big = LoadOptions(overlap_bytes=stream.stat().st_size + 1)
+    assert not pipeline.overlapping(item, big, loads.Previous())
+
+
+class _Gate:
+    """Holds the reading at its last record until the writer has written ``after`` nodes
+    (opened from the writer thread, which records how many nodes the graph held then)."""
+
+    def __init__(self, lin, after: int = 120):
+        self.lin, self.after = lin, after
+        self.opened = threading.Event()
+        self.nodes_seen: int | None = None
+
+    def writer(self) -> Writer:
+        gate = self
+
+        class GatedWriter(Writer):
+            def write_nodes(self, nodes, tag=None):
+                def counted():
+                    for i, node in enumerate(nodes, 1):
+                        if i == gate.after:
+                            gate.nodes_seen = gate.lin.graph.run(
+                                "MATCH (n:Lineage) RETURN count(n) AS n")[0]["n"]
+                            gate.opened.set()
+                        yield node
+                return super().write_nodes(counted(), tag)
+
+        return GatedWriter(self.lin.graph.driver, self.lin.graph.database, batch_size=50)
+
+    def item(self, path: Path, hold_after: int, then=None) -> pipeline.Input:
+        """``path`` as an input whose reader, after ``hold_after`` records, waits for the
+        gate, then calls ``then()`` (to raise) before reading on."""
+        fmt = registry.detect(path, "auto")
+        gate = self
+
+        def held(source, report):
+            records = fmt.parse(source, report)
+            for number in itertools.count():
+                if number == hold_after:  # before the next record is read
+                    assert gate.opened.wait(60), "the writer thread wrote nothing while reading"
+                    if then is not None:
+                        then()
+                record = next(records, None)
+                if record is None:
+                    return
+                yield record
+
+        return pipeline.Input(str(path), dataclasses.replace(fmt, parse=held), True)
+
+
+@pytest.fixture
+def other_load(lin):
+    """Another input's load in the graph (some of its nodes shared with the stream's host
+    and user), and the fingerprint, tags included, everything must come back to."""
+    lin.load([XALT_RUN])
+    return graphcheck.of(lin, with_loads=True)
+
+
+def _records(path: Path) -> int:
+    fmt = registry.detect(path, "auto")
+    return sum(1 for _ in fmt.parse(path, pipeline.LoadReport(str(path), fmt.name)))
+
+
+def _no_trace_of(lin, path: Path, before) -> dict:
+    assert graphcheck.of(lin, with_loads=True) == before
+    assert not loads.being_written(lin.graph.driver, lin.graph.database)
+    assert not [t for t in threading.enumerate() if t.name == "lineage-early-nodes"]
+    [entry] = lin.query("MATCH (l:Load {path: $p}) RETURN l.status AS status, "
+                        "l.error AS error, l.writing AS writing, l.version AS version",
+                        {"p": str(path)})
+    assert entry["status"] == "failed" and entry["writing"] is None
+    assert entry["version"] is None
+    return entry
+
+
+def test_a_malformed_record_after_early_writes_leaves_nothing(lin, tmp_path, other_load):
+    stream = write_stream(tmp_path / "run.bp", "wf-bad", range(1000))
+    half = _records(stream) // 2  # the reader reads ahead: hold it well before the end
+    with open(stream, "a") as fh:
+        fh.write("ts=9999 event=stampede.job_inst.main.end xwf.id=wf-bad this is not a record\n")
+    bad_line = f"{stream}:{len(stream.read_text().splitlines())}:"
+    gate = _Gate(lin)
+    with pytest.raises(ParseError) as info:
+        pipeline.load_input(gate.writer(), gate.item(stream, half), options=EARLY)
+    assert gate.nodes_seen > other_load.nodes  # written while the reading was held
+    assert str(info.value).startswith(bad_line)
+    assert info.value.result.status == "failed"
+    entry = _no_trace_of(lin, stream, other_load)
+    assert bad_line in entry["error"] and "write failed" not in entry["error"]
+    # the input mended loads as a first version, whole
+    stream.write_text("".join(stream.read_text().splitlines(keepends=True)[:-1]))
+    [again] = pipeline.load(Writer(lin.graph.driver, lin.graph.database), [stream],
+                            options=EARLY)
+    assert again.status == "loaded"
+    assert lin.query("MATCH (l:Load {path: $p}) RETURN l.version AS v",
+                     {"p": str(stream)})[0]["v"] == 1
+
+
+def test_an_interrupt_while_reading_after_early_writes_leaves_nothing(lin, tmp_path,
+                                                                      other_load):
+    stream = write_stream(tmp_path / "run.bp", "wf-int", range(300))
+    gate = _Gate(lin)
+
+    def interrupt():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        pipeline.load_input(gate.writer(), gate.item(stream, _records(stream) - 1, interrupt),
+                            options=EARLY)
+    assert gate.nodes_seen > other_load.nodes
+    entry = _no_trace_of(lin, stream, other_load)
+    assert "KeyboardInterrupt" in entry["error"] or entry["error"].startswith("write failed")
+
+
+def test_a_write_failing_in_the_writer_thread_stops_the_reading(lin, tmp_path, other_load):
+    """Neo4j refuses a batch (a constraint the model does not have): the reading stops at its
+    next hand-over, the error is the server's, what was written is removed."""
+    stream = write_stream(tmp_path / "run.bp", "wf-refused", range(2000))
+    lin.write("CREATE CONSTRAINT test_early_type IF NOT EXISTS "
+              "FOR (j:Job) REQUIRE j.type_desc IS UNIQUE")
+    failed, read = threading.Event(), []
+    fmt = registry.detect(stream, "auto")
+    total = _records(stream)
+
+    def held(source, report):  # waits, past the first hand-over, for the writer to fail
+        for number, record in enumerate(fmt.parse(source, report), 1):
+            if number == total // 2:
+                assert failed.wait(60), "the writer thread did not fail"
+            read.append(number)
+            yield record
+
+    class FailureSeen(Writer):
+        def write_nodes(self, nodes, tag=None):
+            try:
+                return super().write_nodes(nodes, tag)
+            except Exception:
+                failed.set()
+                raise
+
+    item = pipeline.Input(str(stream), dataclasses.replace(fmt, parse=held), True)
+    try:
+        writer = FailureSeen(lin.graph.driver, lin.graph.database, batch_size=3)
+        with pytest.raises(Exception) as info:
+            pipeline.load_input(writer, item, options=EARLY)
+    finally:
+        lin.write("DROP CONSTRAINT test_early_type IF EXISTS")
+    assert "type_desc" in str(info.value) or "test_early_type" in str(info.value), info.value
+    assert not isinstance(info.value, ParseError)
+    assert total // 2 <= len(read) < total  # the reading stopped at its next hand-over
+    entry = _no_trace_of(lin, stream, other_load)
+    assert entry["error"].startswith("write failed")
