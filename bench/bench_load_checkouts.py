@@ -4,6 +4,7 @@ virtualenv and its own managed Neo4j, alternating, on the same input files.
     git worktree add --detach /tmp/lineage-pre14 dd329a8     # the tool when issue 14 was filed
     (cd /tmp/lineage-pre14 && LINEAGE_SETUP_TEST_TOOLS=0 bash scripts/setup.sh)
     python bench/bench_load_checkouts.py --base /tmp/lineage-pre14 bench/out/bench-200000.bp
+    python bench/bench_load_checkouts.py --base . --base-env LINEAGE_OVERLAP_BYTES=off FILE
 
 What a user waits for: the wall time of ``lineage load FILE`` as a fresh process (start-up,
 parse, write, the load's own records), each checkout's command run by its own ``.venv``
@@ -108,6 +109,9 @@ def main() -> None:
     ap.add_argument("inputs", nargs="+")
     ap.add_argument("--base", required=True, help="another checkout, set up with its .venv")
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--base-env", action="append", default=[], metavar="VAR=VALUE",
+                    help="set in the base's environment only (with --base . : one setting "
+                         "of this checkout against another, e.g. LINEAGE_OVERLAP_BYTES=off)")
     args = ap.parse_args()
     trees = checkouts.trees(args.base)
     homes = {name: tempfile.mkdtemp(prefix=f"lineage-loadco-{name}-") for name in trees}
@@ -117,6 +121,8 @@ def main() -> None:
         for var in ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE",
                     "LINEAGE_PROFILE", "LINEAGE_CONFIG"):
             env.pop(var, None)
+        if name == "base":
+            env.update(dict(item.split("=", 1) for item in args.base_env))
         envs[name] = env
     commands = {name: lineage_command(root) for name, root in trees.items()}
     inputs = [str(Path(path).resolve()) for path in args.inputs]
@@ -160,7 +166,7 @@ def main() -> None:
                 print(f"{name}'s server state and logs: {homes[name]}", file=sys.stderr)
             else:
                 shutil.rmtree(homes[name], ignore_errors=True)
-    print(json.dumps({"base": trees["base"], "runs": runs}))
+    print(json.dumps({"base": trees["base"], "base_env": args.base_env, "runs": runs}))
 
 
 if __name__ == "__main__":
