@@ -8,8 +8,11 @@ from __future__ import annotations
 import logging
 import threading
 
+import pytest
+
 from lineage.connection import Graph
 from lineage.pipeline import load
+from lineage.settings import LoadOptions
 from lineage.writer import Writer
 
 from . import graphcheck
@@ -28,15 +31,19 @@ class _RetryLog(logging.Handler):
             self.messages.append(record.getMessage())
 
 
-def _load_in_thread(settings, path, results, errors):
+def _load_in_thread(settings, path, results, errors, options):
     try:
         with Graph.connect(settings) as g:
-            results.extend(load(Writer(g.driver, g.database, batch_size=100), [path]))
+            results.extend(load(Writer(g.driver, g.database, batch_size=100), [path],
+                                options=options))
     except BaseException as exc:  # reported by the test
         errors.append(exc)
 
 
-def test_concurrent_overlapping_loads_equal_sequential_loads(lin, neo4j_settings, tmp_path, capsys):
+@pytest.mark.parametrize("options", [LoadOptions(overlap_bytes=None), LoadOptions(overlap_bytes=0)],
+                         ids=["read-then-write", "nodes-while-reading"])
+def test_concurrent_overlapping_loads_equal_sequential_loads(lin, neo4j_settings, tmp_path, capsys,
+                                                             options):
     # the same workflow; jobs 200-399 in both files, written in opposite orders
     a = write_stream(tmp_path / "a.bp", "shared-wf", range(0, 400))
     b = write_stream(tmp_path / "b.bp", "shared-wf", range(200, 600), reverse=True)
@@ -53,7 +60,7 @@ def test_concurrent_overlapping_loads_equal_sequential_loads(lin, neo4j_settings
             lin.reset()
             results, errors = [], []
             threads = [threading.Thread(target=_load_in_thread,
-                                        args=(neo4j_settings, p, results, errors))
+                                        args=(neo4j_settings, p, results, errors, options))
                        for p in (a, b)]
             for t in threads:
                 t.start()
