@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import os
+import signal
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -208,3 +213,59 @@ def test_a_write_failing_in_the_writer_thread_stops_the_reading(lin, tmp_path, o
     assert total // 2 <= len(read) < total  # the reading stopped at its next hand-over
     entry = _no_trace_of(lin, stream, other_load)
     assert entry["error"].startswith("write failed")
+
+
+KILLED_LOADER = """
+import dataclasses, os, sys, threading
+from pathlib import Path
+from lineage import pipeline
+from lineage.connection import Graph, Settings
+from lineage.settings import LoadOptions
+from lineage.sources import registry
+from lineage.writer import Writer
+path, half = sys.argv[1], int(sys.argv[2])
+fmt = registry.detect(Path(path), "auto")
+def stuck(source, report):  # reads half, then waits for the kill
+    for number, record in enumerate(fmt.parse(source, report)):
+        if number == half:
+            threading.Event().wait()
+        yield record
+graph = Graph.connect(Settings(os.environ["T_URI"], os.environ["T_USER"],
+                               os.environ["T_PASSWORD"], os.environ.get("T_DATABASE"), True))
+item = pipeline.Input(path, dataclasses.replace(fmt, parse=stuck), True)
+pipeline.load_input(Writer(graph.driver, graph.database, batch_size=50), item,
+                    options=LoadOptions(overlap_bytes=0))
+"""
+
+
+def test_a_load_killed_while_reading_is_mended_by_loading_again(lin, neo4j_settings,
+                                                               tmp_path):
+    """SIGKILL (out of memory, say) after the first nodes were written while reading: they
+    stay with a write mark of a gone process; the same load again gives the clean graph."""
+    stream = write_stream(tmp_path / "run.bp", "wf-killed", range(1000))
+    pipeline.load(Writer(lin.graph.driver, lin.graph.database), [stream], options=EARLY)
+    clean = graphcheck.of(lin, with_loads=True)
+    lin.reset()
+    env = dict(os.environ, T_URI=neo4j_settings.uri, T_USER=neo4j_settings.user,
+               T_PASSWORD=neo4j_settings.password, T_DATABASE=neo4j_settings.database or "",
+               PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    if not env["T_DATABASE"]:
+        env.pop("T_DATABASE")
+    child = subprocess.Popen([sys.executable, "-c", KILLED_LOADER, str(stream),
+                              str(_records(stream) // 2)], env=env)
+    try:
+        deadline, written = time.monotonic() + 120, 0
+        while time.monotonic() < deadline and child.poll() is None and written == 0:
+            written = lin.graph.run("MATCH (n:Lineage) RETURN count(n) AS n")[0]["n"]
+            time.sleep(0.05)
+        assert child.poll() is None, "the loader ended before it was killed"
+        assert written > 0, "no node was written while the loader read"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    assert 0 < graphcheck.of(lin).nodes < clean.nodes
+    assert not loads.being_written(lin.graph.driver, lin.graph.database)  # its writer is gone
+    [again] = pipeline.load(Writer(lin.graph.driver, lin.graph.database), [stream],
+                            options=EARLY)
+    assert again.status == "loaded"
+    assert graphcheck.of(lin, with_loads=True) == clean
