@@ -169,6 +169,8 @@ def expand(paths: Iterable[str | os.PathLike], source: str = "auto") -> Iterator
 class _Spool:
     """Records parsed from one input, kept on disk until the input is known to be good."""
 
+    early: EarlyNodes | None = None  # (subclasses that keep no files set no early writer)
+
     def __init__(self, directory: str | None = None, early: EarlyNodes | None = None):
         """``early``: where nodes of kinds without identity properties go instead of the
         spool, written while the input is still being read (:mod:`lineage.early_nodes`)."""
@@ -242,7 +244,7 @@ class _Spool:
         self._edge_buf = []
 
     def seal(self) -> None:
-        if self._early_buf:
+        if self.early is not None and self._early_buf:
             self._hand_over()
         if self._node_buf:
             self._flush_nodes()
