@@ -94,11 +94,7 @@ class EarlyNodes:
         if self._thread is None:
             return
         self._stopping = True
-        while True:  # make room for the end marker, whatever the thread is doing
-            try:
-                self._queue.get_nowait()
-            except queue.Empty:
-                break
+        self._drain()  # room for the end marker, whatever the thread is doing
         self._queue.put(None)
         self._thread.join()
 
@@ -125,8 +121,11 @@ class EarlyNodes:
             pass
         except BaseException as exc:  # noqa: BLE001 - raised on the reading side
             self._error = exc
-            while True:  # unblock a reader waiting to hand over a chunk
-                try:
-                    self._queue.get_nowait()
-                except queue.Empty:
-                    break
+            self._drain()  # unblock a reader waiting to hand over a chunk
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                return
