@@ -683,21 +683,24 @@ class BackgroundStop:
 
 def import_full(state: Path | None, nodes: list[Path], relationships: list[Path],
                 array_delimiter: str, report: Path, database: str = "neo4j",
-                stopping: BackgroundStop | None = None) -> None:
+                id_type: str = "string", stopping: BackgroundStop | None = None) -> None:
     """Replace ``database`` of the managed server with neo4j-admin CSV files: stop the
     server (or wait for ``stopping``, a stop begun earlier), ``neo4j-admin database import
     full --overwrite-destination`` with the server's own config, start it again (on the same
     ports when they are still free). ``nodes`` and ``relationships`` are CSV files, each
     with its header first, under the state directory (passed relative to it: neo4j-admin
-    splits its file lists at commas, which a user's path may hold).
-    Users and the password live in the system database and stay."""
+    splits its file lists at commas, which a user's path may hold); ``id_type``: what their
+    ``:ID`` columns hold (``string`` or ``integer``). Users and the password live in the
+    system database and stay."""
+    if id_type not in ("string", "integer"):
+        raise ValueError(f"id_type {id_type!r}: expected string or integer")
     java, lib = find_java(), install()
     stopping = stopping or BackgroundStop(state)
     paths = stopping.paths
     try:
         stopping.wait()
         args = ["-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "database", "import", "full",
-                database, "--overwrite-destination=true", "--id-type=string",
+                database, "--overwrite-destination=true", f"--id-type={id_type}",
                 "--multiline-fields=true", "--skip-bad-relationships=false",
                 "--skip-duplicate-nodes=false", "--bad-tolerance=0",
                 f"--array-delimiter=U+{ord(array_delimiter):04X}", f"--report-file={report}"]

@@ -81,10 +81,21 @@ def _summary(results) -> list[tuple]:
             for r in results]
 
 
-def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin):
+def _import_id_types(monkeypatch) -> list[str]:
+    """The ``--id-type`` of each neo4j-admin import from now on."""
+    used, real = [], server.import_full
+    monkeypatch.setattr(server, "import_full",
+                        lambda *args, **kwargs: used.append(kwargs["id_type"])
+                        or real(*args, **kwargs))
+    return used
+
+
+def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin, monkeypatch):
     bulk_lin.reset(force=True)
     normal = lin.load(INPUTS)
+    id_types = _import_id_types(monkeypatch)
     bulk = bulk_lin.load(INPUTS, bulk=True)
+    assert id_types == ["integer"]  # numbered nodes; no number is left as a property:
     assert [r.status for r in bulk] == [r.status for r in normal]
     assert "loaded" in {r.status for r in bulk}
     assert _summary(bulk) == _summary(normal)
@@ -130,11 +141,12 @@ def test_a_bulk_load_past_its_memory_budget_gives_the_same_graph(lin, bulk_lin, 
     leftover.mkdir()
     (leftover / "nodes-0.pickle").write_bytes(b"x" * 1000)
     normal = lin.load(INPUTS)
-    events = []
+    events, id_types = [], _import_id_types(monkeypatch)
     on_disk = bulk_lin.load(iter(INPUTS),  # an iterator, read once (a glob, say)
                             bulk=True, options=LoadOptions(bulk_fold_elements=1000),
                             progress=lambda event, info: events.append((event, info)))
     assert len(spilled) == 1 and spilled[0] > 1  # between inputs, after several
+    assert id_types == ["string"]  # the partitions' nodes keep their uids as IDs
     pending = [i["path"] for e, i in events if e == "done" and i.get("pending")]
     folded = {i["path"]: i for e, i in events if e == "folded"}
     assert pending and list(folded) == pending
@@ -279,6 +291,25 @@ def _csv_rows(files) -> list[tuple[int, dict]]:
     return out
 
 
+def _uid_rows(files) -> tuple[list[tuple[int, dict]], list[tuple[int, dict]]]:
+    """The rows of ``write_csv``'s files as the uid-keyed dialect has them: a numbered node's
+    ``:ID`` and ``uid:string`` become ``uid:ID`` (each number checked to be one node's), a
+    relationship's ends the uids of the nodes so numbered."""
+    nodes, rels = _csv_rows(files.nodes), _csv_rows(files.relationships)
+    if files.id_type == "string":
+        return nodes, rels
+    assert files.id_type == "integer"
+    uids: dict[str, str] = {}
+    renamed = []
+    for number, row in nodes:
+        ident, uid = row.pop(":ID"), row.pop("uid:string")
+        assert ident.isdecimal() and ident not in uids
+        uids[ident] = uid
+        renamed.append((number, {"uid:ID": uid, **row}))
+    return renamed, [(number, {**row, ":START_ID": uids[row[":START_ID"]],
+                               ":END_ID": uids[row[":END_ID"]]}) for number, row in rels]
+
+
 def test_each_row_gets_the_header_of_its_own_value_types(tmp_path):
     """A property name typed one way in a file stays so: a long and a double, a boolean,
     string and double lists of one name go to files of their own (a header kept per names
@@ -291,21 +322,22 @@ def test_each_row_gets_the_header_of_its_own_value_types(tmp_path):
     graph.nodes["n:7"] = [["Lineage"], {"kind": "Host", "name": "h", "y": 2.5}, ["t:1"]]
     graph.edges[("USED", "n:1", "n:2", None)] = [{"w": 1}, ["t:1"]]
     graph.edges[("USED", "n:2", "n:3", "k")] = [{"w": 1.0}, ["t:1"]]
-    node_files, rel_files = write_csv(graph, tmp_path)
-    typed = {row["uid:ID"]: (number, row) for number, row in _csv_rows(node_files)}
+    files = write_csv(graph, tmp_path)
+    node_rows, rel_rows = _uid_rows(files)
+    typed = {row["uid:ID"]: (number, row) for number, row in node_rows}
     assert typed["n:1"][1]["x:long"] == "3" and typed["n:6"][1]["x:long"] == "4"
     assert typed["n:2"][1]["x:double"] == "2.5"
     assert typed["n:3"][1]["x:boolean"] == "true"
     assert typed["n:4"][1]["x:string[]"] == "a" and typed["n:5"][1]["x:double[]"] == "1.5"
-    assert len(node_files) == 5  # one per type of x
+    assert len(files.nodes) == 5  # one per type of x
     assert typed["n:7"] == (0, {"uid:ID": "n:7", ":LABEL": "Lineage", "loads:string[]": "t:1",
                                 "kind:string": "Host", "x:long": "", "name:string": "h",
                                 "y:double": "2.5"})
     assert typed["n:1"][0] == typed["n:6"][0] == 0
-    rels = {(row[":START_ID"], row[":END_ID"]): row for _, row in _csv_rows(rel_files)}
+    rels = {(row[":START_ID"], row[":END_ID"]): row for _, row in rel_rows}
     assert rels[("n:1", "n:2")]["w:long"] == "1"
     assert rels[("n:2", "n:3")]["w:double"] == "1.0" and rels[("n:2", "n:3")]["key:string"] == "k"
-    assert len(rel_files) == 2
+    assert len(files.relationships) == 2
 
 
 def test_rare_row_shapes_share_one_file_and_its_columns(tmp_path):
@@ -317,8 +349,17 @@ def test_rare_row_shapes_share_one_file_and_its_columns(tmp_path):
     graph.nodes["b"] = [["Lineage"], {"kind": "Job", "r": True}, ["t:1"]]
     graph.nodes["c"] = [["Lineage"], {"kind": "Job", "q": 5, "r": False, "z": "x,\"y\""},
                         ["t:1", "t:2"]]
-    [path], _ = write_csv(graph, tmp_path)
-    assert path.read_text().splitlines() == [
+    (tmp_path / "numbered").mkdir()
+    (tmp_path / "uids").mkdir()
+    [path], _, id_type = write_csv(graph, tmp_path / "numbered")
+    assert id_type == "integer" and path.read_text().splitlines() == [
+        ":ID,uid:string,:LABEL,loads:string[],kind:string,p:string,q:long,r:boolean,z:string",
+        '0,"a","Lineage","t:1","Job","1",2',
+        '1,"b","Lineage","t:1","Job",,,true',
+        '2,"c","Lineage","t:1\x1ft:2","Job",,5,false,"x,""y"""',
+    ]
+    [path], _, id_type = write_csv(graph, tmp_path / "uids", numbered=False)
+    assert id_type == "string" and path.read_text().splitlines() == [
         "uid:ID,:LABEL,loads:string[],kind:string,p:string,q:long,r:boolean,z:string",
         '"a","Lineage","t:1","Job","1",2',
         '"b","Lineage","t:1","Job",,,true',
@@ -339,15 +380,16 @@ def test_a_common_row_shape_gets_a_file_of_its_own(tmp_path, monkeypatch):
             graph.nodes[f"h{n}"] = [["Lineage"], {"kind": "Host", "name": f"h{n}"}, ["t:1"]]
     for n in range(6):
         graph.edges[("USED", f"j{n}", f"j{n + 1}", None)] = [{}, ["t:1"]]
-    node_files, rel_files = write_csv(graph, tmp_path)
-    rows = _csv_rows(node_files)
+    written = write_csv(graph, tmp_path)
+    rows, rel_rows = _uid_rows(written)
     assert sorted(row["uid:ID"] for _, row in rows) == sorted(graph.nodes)
     files = {row["uid:ID"]: number for number, row in rows}
     assert {files[f"j{n}"] for n in range(7)} == {0} and files["h1"] == files["h5"] == 1
     assert {row["uid:ID"]: row.get("q:long") for _, row in rows if row["uid:ID"][0] == "j"} == {
         f"j{n}": str(n) for n in range(7)}
-    assert len(node_files) == 2 and len(rel_files) == 1
-    assert len(_csv_rows(rel_files)) == 6
+    assert len(written.nodes) == 2 and len(written.relationships) == 1
+    assert sorted((row[":START_ID"], row[":END_ID"]) for _, row in rel_rows) == [
+        (f"j{n}", f"j{n + 1}") for n in range(6)]
 
 
 # ------------------------------------------------------------------ the first input's fold
@@ -429,8 +471,11 @@ def _graph_with_lists() -> _Graph:
 
 
 def _content(files) -> list:
-    return sorted(tuple(sorted((k, v) for k, v in row.items() if v != ""))
-                  for _, row in _csv_rows(files))
+    return _row_set(_csv_rows(files))
+
+
+def _row_set(rows) -> list:
+    return sorted(tuple(sorted((k, v) for k, v in row.items() if v != "")) for _, row in rows)
 
 
 def test_relationships_written_by_a_forked_child_are_the_same(tmp_path, monkeypatch):
@@ -467,7 +512,7 @@ def test_a_killed_relationship_child_is_an_error(tmp_path, monkeypatch):
 
     monkeypatch.setattr(bulk, "FORK_RELATIONSHIPS", 1)
     monkeypatch.setattr(bulk, "_write_edges",  # runs in the child only
-                        lambda graph, rels: os.kill(os.getpid(), signal.SIGKILL))
+                        lambda *args: os.kill(os.getpid(), signal.SIGKILL))
     with pytest.raises(LineageError, match="ended without an answer"):
         write_csv(_graph_with_lists(), tmp_path)
 
@@ -482,8 +527,9 @@ def test_without_a_second_process_one_writes_both(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "fork", no_fork)
     graph = _graph_with_lists()
-    node_files, rel_files = write_csv(graph, tmp_path)
-    assert len(_csv_rows(rel_files)) == 299 and len(_csv_rows(node_files)) == 300
+    files = write_csv(graph, tmp_path)
+    node_rows, rel_rows = _uid_rows(files)
+    assert len(rel_rows) == 299 and len(node_rows) == 300
     assert sum("start" in e for e in graph.empty_lists) == 60
     import gc
     assert gc.get_freeze_count() == 0

@@ -19,7 +19,7 @@ from lineage.records import Edge, Node
 from lineage.sources.base import Format, LoadReport
 
 from .conftest import SAMPLES
-from .test_bulk_load import _content
+from .test_bulk_load import _row_set, _uid_rows
 from .xalt_helpers import RUN_AAA, signed
 
 
@@ -40,8 +40,8 @@ def _fold(items, budget, directory) -> dict:
         results.append(result)
     partitioned = fold.partitions is not None
     (directory / "csv").mkdir()
-    node_files, rel_files = fold.write_csv(directory / "csv")
-    out = {"nodes": _content(node_files), "relationships": _content(rel_files),
+    node_rows, rel_rows = _uid_rows(fold.write_csv(directory / "csv"))
+    out = {"nodes": _row_set(node_rows), "relationships": _row_set(rel_rows),
            "tagged": fold.tagged(), "empty": sorted(map(repr, fold.empty_lists())),
            "stats": [(r.write.node_rows, r.write.edge_rows, r.write.edges_written,
                       r.write.unresolved_edges, len(r.write.unresolved_examples))
