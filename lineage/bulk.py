@@ -231,23 +231,26 @@ def write_csv(graph: _Graph, directory: Path, numbered: bool = True) -> CsvFiles
     those numbers (neo4j-admin maps integers faster than strings, and the relationship files
     are a third the size); ``numbered=False``: ``uid:ID`` and uids at the ends instead. With a
     second core and many relationships, a forked child writes the relationships meanwhile."""
-    ids = ({uid: str(number) for number, uid in enumerate(graph.nodes)} if numbered
-           else None)
     nodes = _Shapes(directory, "nodes", _NUMBERED_NODE_COLUMNS if numbered else _NODE_COLUMNS)
     rels = _Shapes(directory, "relationships", _REL_COLUMNS)
     id_type = "integer" if numbered else "string"
     if len(graph.edges) >= FORK_RELATIONSHIPS and _second_core():
-        written = _write_forked(graph, nodes, rels, ids)
+        written = _write_forked(graph, nodes, rels, numbered)
         if written is not None:
             return CsvFiles(*written, id_type)
     try:
-        _write_nodes(graph, nodes, ids)
-        _write_edges(graph, rels, ids)
+        _write_nodes(graph, nodes, numbered)
+        _write_edges(graph, rels, _numbers(graph) if numbered else None)
     except BaseException:
         nodes.abandon()
         rels.abandon()
         raise
     return CsvFiles(nodes.close(), rels.close(), id_type)
+
+
+def _numbers(graph: _Graph) -> dict[str, str]:
+    """Each node's number as :func:`_write_nodes` gives it: its place in the graph's order."""
+    return {uid: str(number) for number, uid in enumerate(graph.nodes)}
 
 
 def _second_core() -> bool:
@@ -257,7 +260,7 @@ def _second_core() -> bool:
         return False
 
 
-def _write_forked(graph: _Graph, nodes: _Shapes, rels: _Shapes, ids: dict | None):
+def _write_forked(graph: _Graph, nodes: _Shapes, rels: _Shapes, numbered: bool):
     """:func:`write_csv` with the relationships written by a forked child: it sends back
     its files and the relationships' empty lists, or the error that stopped it; None when
     no child could be made."""
@@ -274,8 +277,8 @@ def _write_forked(graph: _Graph, nodes: _Shapes, rels: _Shapes, ids: dict | None
         os.close(read_end)
         graph.empty_lists = []
 
-        def edges() -> tuple:
-            _write_edges(graph, rels, ids)
+        def edges() -> tuple:  # the numbers made here: the nodes' writer needs no map
+            _write_edges(graph, rels, _numbers(graph) if numbered else None)
             return rels.close(), graph.empty_lists
 
         _child(edges, rels, "writing the relationships' CSV", write_end)
@@ -283,7 +286,7 @@ def _write_forked(graph: _Graph, nodes: _Shapes, rels: _Shapes, ids: dict | None
     os.close(write_end)
     try:
         try:
-            _write_nodes(graph, nodes, ids)
+            _write_nodes(graph, nodes, numbered)
         except BaseException:
             nodes.abandon()
             raise
@@ -395,21 +398,23 @@ def _write_partitions_forked(parts: Partitions, nodes: _Shapes, rels: _Shapes):
     return node_files, rel_files
 
 
-def _write_nodes(graph: _Graph, nodes: _Shapes, ids: dict[str, str] | None = None) -> None:
-    """Each node's row; ``ids``: its number first, its uid a property (else the uid is the ID)."""
+def _write_nodes(graph: _Graph, nodes: _Shapes, numbered: bool = False) -> None:
+    """Each node's row; ``numbered``: its place in the graph's order first and its uid a
+    property (else the uid is the ID)."""
     field = csv_field
-    for uid, (labels, props, tags) in graph.nodes.items():
+    for number, (uid, (labels, props, tags)) in enumerate(graph.nodes.items()):
         names = sorted(k for k, v in props.items() if v != [])
         if len(names) < len(props):
             graph.empty_lists.append({"uid": uid, "props": {k: [] for k in props
                                                             if props[k] == []}})
         values = [props[k] for k in names]
-        head = [ids[uid], field(uid)] if ids is not None else [field(uid)]
+        head = [str(number), field(uid)] if numbered else [field(uid)]
         nodes.write(names, values, [*head, field(labels), field(tags), *map(field, values)])
 
 
 def _write_edges(graph: _Graph, rels: _Shapes, ids: dict[str, str] | None = None) -> None:
-    """Each relationship's row; ``ids``: its ends by their numbers (else by uid)."""
+    """Each relationship's row; ``ids``: its ends by their numbers (:func:`_numbers`; else
+    by uid)."""
     field = csv_field
     end = ids.__getitem__ if ids is not None else field
     for (rel, start, stop, key), (props, tags) in graph.edges.items():
