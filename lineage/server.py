@@ -501,11 +501,14 @@ PORT_ATTEMPTS = 3
 
 
 def _launch(java: str, lib: Path, paths: ServerPaths, bolt: int, http: int,
-            deadline: float) -> bool:
-    """Start the JVM on ``bolt``/``http`` and wait until it logs "Started." and our password
-    works. False when it could not bind its ports. Nothing connects before our own
-    server says it listens: a server another user started on the same port in the meantime
-    never sees our password (wrong logins would lock that user out for a while)."""
+            deadline: float, bolt_only: bool = False) -> bool:
+    """Start the JVM on ``bolt``/``http`` and wait until it logs "Started." (``bolt_only``:
+    until it logs that Bolt listens, which it does once its databases are available, about
+    0.9 s before its web server is up; then :func:`await_started`) and our password works.
+    False when it could not bind its ports. Nothing connects before our own server says it
+    listens: a server another user started on the same port in the meantime never sees our
+    password (wrong logins would lock that user out for a while)."""
+    listening = re.compile(rf"Bolt enabled on \S+:{bolt}\." if bolt_only else r"Started\.")
     write_config(paths, bolt, http)
     user_log = paths.logs_dir / "neo4j.log"
     offset = user_log.stat().st_size if user_log.exists() else 0
@@ -530,7 +533,7 @@ def _launch(java: str, lib: Path, paths: ServerPaths, bolt: int, http: int,
                 f"Neo4j exited with status {proc.returncode} while starting; "
                 f"see {paths.logs_dir}:\n{_tail(paths)}"
             )
-        if ("Started." in _since(user_log, offset) and _bolt_answers(bolt)
+        if (listening.search(_since(user_log, offset)) and _bolt_answers(bolt)
                 and _auth_ready(bolt, paths.password_file.read_text().strip())):
             return True
         time.sleep(0.2)
@@ -648,6 +651,7 @@ class BackgroundStop:
         self.paths = ServerPaths.under(self.state)
         self.info = _read_info(self.paths) or {}  # read before the stop: the ports
         self.restarted = False
+        self._log_offset: int | None = None  # of a restart's log, until it logged "Started."
         if self.paths.root.is_dir():
             _write_private(self.paths.bulk_mark, json.dumps(
                 {"pid": os.getpid(), "host": socket.gethostname()}))
@@ -672,13 +676,24 @@ class BackgroundStop:
 
     def restart(self) -> None:
         """Start the server again on its ports (else free ones) once the stop has ended (a
-        no-op if the stop failed and it still runs); the mark goes in any case."""
+        no-op if the stop failed and it still runs); the mark goes in any case. Returns once
+        Bolt answers: :meth:`await_started` waits for the rest."""
         try:
             self._thread.join()
-            _restart(self.state, self.paths, self.info)
+            user_log = self.paths.logs_dir / "neo4j.log"
+            offset = user_log.stat().st_size if user_log.exists() else 0
+            if _restart(self.state, self.paths, self.info):
+                self._log_offset = offset
         finally:
             self.restarted = True
             self.paths.bulk_mark.unlink(missing_ok=True)
+
+    def await_started(self) -> None:
+        """After :meth:`restart`: wait until the server it launched logged "Started." (a
+        no-op when it launched none, or ``start`` waited for that itself)."""
+        if self._log_offset is not None:
+            await_started(self.paths, self._log_offset)
+            self._log_offset = None
 
 
 def import_full(state: Path | None, nodes: list[Path], relationships: list[Path],
@@ -739,13 +754,34 @@ def _relative(path: Path, root: Path) -> str:
     return relative
 
 
-def _restart(state: Path, paths: ServerPaths, info: dict) -> None:
-    """Start the server again on the ports it had (else on free ones, as ``start``)."""
+def _restart(state: Path, paths: ServerPaths, info: dict) -> bool:
+    """Start the server again on the ports it had (else on free ones, as ``start``). True
+    when started on its ports: then it returns once Bolt answers, and the web server may
+    still be starting (:func:`await_started`)."""
     bolt, http = info.get("bolt_port"), info.get("http_port")
     if bolt and http and port_free(bolt) and port_free(http):
-        if _launch(find_java(), install(), paths, bolt, http, time.monotonic() + START_TIMEOUT):
-            return
+        if _launch(find_java(), install(), paths, bolt, http, time.monotonic() + START_TIMEOUT,
+                   bolt_only=True):
+            return True
     start(state)
+    return False
+
+
+def await_started(paths: ServerPaths, offset: int, timeout: float = START_TIMEOUT) -> None:
+    """Wait until the server started after byte ``offset`` of its log has logged "Started."
+    (its web server too is up); a ServerError if it ended meanwhile (its HTTP port taken,
+    say) or did not get there in time."""
+    user_log = paths.logs_dir / "neo4j.log"
+    deadline = time.monotonic() + timeout
+    while "Started." not in _since(user_log, offset):
+        pid = (_read_info(paths) or {}).get("pid")
+        if not (pid and _alive(pid)):
+            raise ServerError(f"Neo4j ended while starting; see {paths.logs_dir}:\n"
+                              f"{_tail(paths)}")
+        if time.monotonic() > deadline:
+            raise ServerError(f"Neo4j did not finish starting within the time allowed "
+                              f"(LINEAGE_NEO4J_START_TIMEOUT):\n{_tail(paths)}")
+        time.sleep(0.05)
 
 
 def control(action: str = "status", demo: bool = False) -> dict:

@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,10 @@ def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin, monkeypatch):
     id_types = _import_id_types(monkeypatch)
     bulk = bulk_lin.load(INPUTS, bulk=True)
     assert id_types == ["integer"]  # numbered nodes; no number is left as a property:
+    # the load ends with the server all up, its web server (started after Bolt) too
+    browser = server.status(BULK_STATE)["browser_url"]
+    with urllib.request.urlopen(browser, timeout=10) as page:
+        assert page.status == 200
     assert [r.status for r in bulk] == [r.status for r in normal]
     assert "loaded" in {r.status for r in bulk}
     assert _summary(bulk) == _summary(normal)

@@ -296,3 +296,33 @@ def test_a_plugins_path_that_is_no_directory_is_refused(tmp_path, monkeypatch):
     with pytest.raises(server.ServerError, match="LINEAGE_NEO4J_PLUGINS=.*nowhere: not a "
                                                  "directory"):
         server.start(tmp_path / "state")
+
+
+def _fake_server(tmp_path: Path, log: str, pid: int) -> server.ServerPaths:
+    paths = server.ServerPaths.under(tmp_path)
+    paths.logs_dir.mkdir(parents=True)
+    paths.info_file.parent.mkdir(parents=True, exist_ok=True)
+    (paths.logs_dir / "neo4j.log").write_text(log)
+    paths.info_file.write_text(json.dumps({"pid": pid, "bolt_port": 1, "http_port": 2}))
+    return paths
+
+
+def test_await_started_reads_the_log_past_the_restart(tmp_path):
+    """A bulk load's restart returns once Bolt answers; await_started then waits for the
+    "Started." of that start, not one logged before it."""
+    before = "INFO  Started.\nINFO  Stopped.\n"
+    paths = _fake_server(tmp_path, before + "INFO  Bolt enabled on localhost:1.\n", os.getpid())
+    with pytest.raises(server.ServerError, match="did not finish starting"):
+        server.await_started(paths, len(before), timeout=0.3)
+    with (paths.logs_dir / "neo4j.log").open("a") as log:
+        log.write("INFO  Started.\n")
+    server.await_started(paths, len(before), timeout=0.3)
+
+
+def test_await_started_tells_of_a_server_that_ended(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    paths = _fake_server(tmp_path, "INFO  Bolt enabled on localhost:1.\n"
+                         "ERROR Port 2 already in use\n", int(dead.stdout))
+    with pytest.raises(server.ServerError, match="ended while starting"):
+        server.await_started(paths, 0, timeout=30)
