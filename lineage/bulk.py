@@ -26,7 +26,6 @@ import operator
 import os
 import pickle
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -476,12 +475,15 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
     # import would otherwise wait for), which also keeps any other client from writing into
     # the database the import is about to replace; it is started again whatever happens.
     stopping, graph_before = server.BackgroundStop(state), lin.graph
+    failing = False
     try:
         with fewer_collections():  # the fold keeps every element in dicts: see collector
             return _parse_and_import(lin, state, stopping, paths, source, progress, options,
                                      fail_fast)
+    except BaseException:
+        failing = True
+        raise
     finally:
-        failing = sys.exc_info()[1] is not None
         if not stopping.restarted:
             stopping.restart()
         # the server answered Bolt before its web server was up: the schema and the loads'
