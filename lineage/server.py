@@ -201,7 +201,11 @@ def install(quiet: bool = True) -> Path:
 
 # ------------------------------------------------------------------ ports and process
 def port_free(port: int) -> bool:
+    """Whether the server could listen on ``port``: bound as it binds (``SO_REUSEADDR``, as
+    Netty and Jetty do), so that connections of a server just stopped, waiting out their
+    TIME_WAIT, do not count (without it a bulk load's restart moved to other ports)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
         except OSError:

@@ -269,6 +269,35 @@ def test_a_bulk_load_that_breaks_before_the_import_starts_the_server_again(bulk_
     assert bulk_lin.query("MATCH (n) RETURN count(n) AS n") == [{"n": 0}]  # reconnected
 
 
+def test_a_server_that_ends_while_finishing_its_start_is_the_news_unless_the_load_failed(
+        bulk_lin, monkeypatch):
+    """The restart returns once Bolt answers; the web server's start may still fail (its
+    port taken). That failure is raised by a load that went well, and only logged by one
+    already failing (its own error stays the news)."""
+    from lineage import bulk
+
+    def ended(self):
+        if self._log_offset is not None:  # a restart that returned at Bolt
+            raise server.ServerError("Neo4j ended while starting (a test)")
+
+    monkeypatch.setattr(server.BackgroundStop, "await_started", ended)
+    bulk_lin.reset(force=True)
+    before = server.status(BULK_STATE)
+    with pytest.raises(server.ServerError, match="ended while starting"):
+        bulk_lin.load([SAMPLES / "xalt"], bulk=True)
+    after = server.status(BULK_STATE)  # back on its ports (its clients' sockets aside)
+    assert (after["uri"], after["browser_url"]) == (before["uri"], before["browser_url"])
+    bulk_lin.reset(force=True)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a fault in the parse")
+
+    monkeypatch.setattr(bulk, "parse_to_spool", broken)
+    with pytest.raises(RuntimeError, match="a fault in the parse"):
+        bulk_lin.load([SAMPLES / "xalt"], bulk=True)
+    assert server.status(BULK_STATE)["running"]
+
+
 def test_csv_fields_keep_quotes_commas_and_newlines():
     assert csv_field('a,"b"\nc') == '"a,""b""\nc"'
     assert csv_field(["x", "y"]) == '"x\x1fy"'

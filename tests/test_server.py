@@ -326,3 +326,25 @@ def test_await_started_tells_of_a_server_that_ended(tmp_path):
                          "ERROR Port 2 already in use\n", int(dead.stdout))
     with pytest.raises(server.ServerError, match="ended while starting"):
         server.await_started(paths, 0, timeout=30)
+
+
+def test_a_port_whose_last_connections_wait_out_time_wait_is_free():
+    """Closed first by the listening side, a connection waits in TIME_WAIT on the
+    listener's port; the server (SO_REUSEADDR) can listen there again, so port_free says
+    so, and a port something listens on is not free."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Netty's and Jetty's
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    assert not server.port_free(port)
+    client = socket.create_connection(("127.0.0.1", port))
+    accepted, _ = listener.accept()
+    accepted.close()  # this side first: its socket goes to TIME_WAIT
+    client.close()
+    listener.close()
+    plain = socket.socket()
+    with pytest.raises(OSError):  # what a bind without SO_REUSEADDR meets
+        plain.bind(("127.0.0.1", port))
+    plain.close()
+    assert server.port_free(port)
