@@ -257,6 +257,12 @@ def test_the_server_is_down_while_a_bulk_load_parses(bulk_lin):
 def test_a_bulk_load_that_breaks_before_the_import_starts_the_server_again(bulk_lin,
                                                                           monkeypatch):
     bulk_lin.reset(force=True)
+    _load_with_a_broken_parse(bulk_lin, monkeypatch)
+    assert bulk_lin.query("MATCH (n) RETURN count(n) AS n") == [{"n": 0}]  # reconnected
+
+
+def _load_with_a_broken_parse(bulk_lin, monkeypatch) -> None:
+    """A bulk load whose parse raises: its error comes out, the server runs again."""
     from lineage import bulk
 
     def broken(*args, **kwargs):
@@ -266,7 +272,6 @@ def test_a_bulk_load_that_breaks_before_the_import_starts_the_server_again(bulk_
     with pytest.raises(RuntimeError, match="a fault in the parse"):
         bulk_lin.load([SAMPLES / "xalt"], bulk=True)
     assert server.status(BULK_STATE)["running"]
-    assert bulk_lin.query("MATCH (n) RETURN count(n) AS n") == [{"n": 0}]  # reconnected
 
 
 def test_a_server_that_ends_while_finishing_its_start_is_the_news_unless_the_load_failed(
@@ -274,8 +279,6 @@ def test_a_server_that_ends_while_finishing_its_start_is_the_news_unless_the_loa
     """The restart returns once Bolt answers; the web server's start may still fail (its
     port taken). That failure is raised by a load that went well, and only logged by one
     already failing (its own error stays the news)."""
-    from lineage import bulk
-
     def ended(self):
         if self._log_offset is not None:  # a restart that returned at Bolt
             raise server.ServerError("Neo4j ended while starting (a test)")
@@ -288,14 +291,7 @@ def test_a_server_that_ends_while_finishing_its_start_is_the_news_unless_the_loa
     after = server.status(BULK_STATE)  # back on its ports (its clients' sockets aside)
     assert (after["uri"], after["browser_url"]) == (before["uri"], before["browser_url"])
     bulk_lin.reset(force=True)
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("a fault in the parse")
-
-    monkeypatch.setattr(bulk, "parse_to_spool", broken)
-    with pytest.raises(RuntimeError, match="a fault in the parse"):
-        bulk_lin.load([SAMPLES / "xalt"], bulk=True)
-    assert server.status(BULK_STATE)["running"]
+    _load_with_a_broken_parse(bulk_lin, monkeypatch)
 
 
 def test_csv_fields_keep_quotes_commas_and_newlines():
