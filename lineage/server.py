@@ -714,6 +714,7 @@ def import_full(state: Path | None, nodes: list[Path], relationships: list[Path]
     if id_type not in ("string", "integer"):
         raise ValueError(f"id_type {id_type!r}: expected string or integer")
     java, lib = find_java(), install()
+    own_stop = stopping is None  # then the restart is awaited here, not by the caller
     stopping = stopping or BackgroundStop(state)
     paths = stopping.paths
     try:
@@ -740,6 +741,8 @@ def import_full(state: Path | None, nodes: list[Path], relationships: list[Path]
                               umask=0o077)
     finally:  # whatever happened (the mark goes with it)
         stopping.restart()
+    if own_stop:
+        stopping.await_started()
     if proc.returncode != 0:
         raise ServerError(f"neo4j-admin database import failed; database {database} may "
                           "now be empty (bulk loads import into empty ones only):\n" + (proc.stdout + proc.stderr)[-3000:])

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import shutil
 import time
 import urllib.request
 from pathlib import Path
@@ -23,12 +24,13 @@ import pytest
 
 from lineage import server
 from lineage.api import Lineage
-from lineage.bulk import BulkRefused, _FoldingSpool, _Graph, csv_field, write_csv
+from lineage.bulk import (ARRAY_DELIMITER, BulkRefused, _FoldingSpool, _Graph, csv_field,
+                          write_csv)
 from lineage.connection import Graph, Settings
 from lineage.errors import LineageError
 from lineage.pipeline import expand, parse_to_spool
 from lineage.sources.base import LoadReport
-from lineage.writer import WriteStats
+from lineage.writer import WriteStats, ensure_schema
 
 from . import graphcheck
 from .conftest import SAMPLES, TEST_STATE
@@ -292,6 +294,32 @@ def test_a_server_that_ends_while_finishing_its_start_is_the_news_unless_the_loa
     assert (after["uri"], after["browser_url"]) == (before["uri"], before["browser_url"])
     bulk_lin.reset(force=True)
     _load_with_a_broken_parse(bulk_lin, monkeypatch)
+
+
+def test_an_import_with_no_stop_begun_before_ends_with_the_server_all_up(bulk_lin,
+                                                                         monkeypatch):
+    """``import_full`` without a ``stopping`` makes its own stop and restart; the restart
+    returns at Bolt, so it waits for "Started." itself (its web server answers at once)."""
+    awaited, real_await = [], server.await_started
+    monkeypatch.setattr(server, "await_started",
+                        lambda *args, **kwargs: awaited.append(1) or real_await(*args, **kwargs))
+    graph = _Graph()
+    graph.nodes["host:h"] = [["Lineage", "Host"], {"kind": "Host", "name": "h"}, ["t:1"]]
+    work = server.ServerPaths.under(BULK_STATE).root / "bulk-by-hand"
+    work.mkdir()
+    try:
+        files = write_csv(graph, work)
+        server.import_full(BULK_STATE, files.nodes, files.relationships, ARRAY_DELIMITER,
+                           report=work / "import.report", id_type=files.id_type)
+        assert awaited == [1]
+        with urllib.request.urlopen(server.status(BULK_STATE)["browser_url"],
+                                    timeout=10) as page:
+            assert page.status == 200
+        assert bulk_lin.query("MATCH (n:Host) RETURN n.uid AS uid") == [{"uid": "host:h"}]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        bulk_lin.reset(force=True)
+        ensure_schema(bulk_lin.graph.driver, bulk_lin.graph.database)
 
 
 def test_csv_fields_keep_quotes_commas_and_newlines():
@@ -571,7 +599,7 @@ def test_folded_elements_share_no_list_or_dict_they_change():
     property must not give it to the others. (The fold takes checked rows: the extra label
     and the property need not be declared here.)"""
     from lineage import model
-    from lineage.writer import WriteStats
+    from lineage.writer import WriteStats, ensure_schema
     labels = list(model.kind("Job").labels)
     graph, stats = _Graph(), WriteStats()
     a, b = "pegasus:job:w:a", "pegasus:job:w:b"
