@@ -599,7 +599,6 @@ def test_folded_elements_share_no_list_or_dict_they_change():
     property must not give it to the others. (The fold takes checked rows: the extra label
     and the property need not be declared here.)"""
     from lineage import model
-    from lineage.writer import WriteStats, ensure_schema
     labels = list(model.kind("Job").labels)
     graph, stats = _Graph(), WriteStats()
     a, b = "pegasus:job:w:a", "pegasus:job:w:b"
