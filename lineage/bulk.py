@@ -21,6 +21,7 @@ database.
 from __future__ import annotations
 
 import gc
+import itertools
 import logging
 import operator
 import os
@@ -28,6 +29,7 @@ import pickle
 import shutil
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
 
@@ -261,9 +263,11 @@ def _second_core() -> bool:
 
 
 def _write_forked(graph: _Graph, nodes: _Shapes, rels: _Shapes, numbered: bool):
-    """:func:`write_csv` with the relationships written by a forked child: it sends back
-    its files and the relationships' empty lists, or the error that stopped it; None when
-    no child could be made."""
+    """:func:`write_csv` with the relationships, and the nodes of some kinds
+    (:func:`_child_share`), written by a forked child: it sends back its files and the
+    empty lists it found, or the error that stopped it; None when no child could be made."""
+    share = _child_share(graph)
+    child_nodes = _Shapes(nodes.directory, "nodes-child", nodes.columns)
     read_end, write_end = os.pipe()
     gc.freeze()  # the child's collector must not touch (and so copy) the parent's objects
     try:
@@ -279,35 +283,77 @@ def _write_forked(graph: _Graph, nodes: _Shapes, rels: _Shapes, numbered: bool):
 
         def edges() -> tuple:  # the numbers made here: the nodes' writer needs no map
             _write_edges(graph, rels, _numbers(graph) if numbered else None)
-            return rels.close(), graph.empty_lists
+            _write_nodes(graph, child_nodes, numbered, share, in_share=True)
+            return rels.close(), child_nodes.close(), graph.empty_lists
 
-        _child(edges, rels, "writing the relationships' CSV", write_end)
+        _child(edges, (rels, child_nodes), "writing the relationships' CSV", write_end)
     gc.unfreeze()
     os.close(write_end)
     try:
         try:
-            _write_nodes(graph, nodes, numbered)
+            _write_nodes(graph, nodes, numbered, share, in_share=False)
         except BaseException:
             nodes.abandon()
             raise
         node_files = nodes.close()
     finally:
         answer = _answer(read_end, pid)
-    rel_files, empty_lists = _checked(answer, "writing the relationships' CSV")
+    rel_files, child_node_files, empty_lists = _checked(answer, "writing the relationships' CSV")
     graph.empty_lists.extend(empty_lists)
-    return node_files, rel_files
+    return node_files + child_node_files, rel_files
 
 
-def _child(work, rels: _Shapes, what: str, answer_fd: int) -> None:
+#: every how many elements :func:`_child_share` looks at one (a prime: a reader's records
+#: come in repeating patterns, a job's four kinds of node say, which a round stride would
+#: sample one kind of)
+SHARE_SAMPLE = 61
+
+
+def _child_share(graph: _Graph) -> set[int]:
+    """The label lists (by ``id``: the fold shares one per kind) whose nodes the
+    relationships' writer writes too, so that both writers have about as many CSV fields
+    (estimated from every :data:`SHARE_SAMPLE`-th node and relationship): the largest kinds
+    that still fit in the child's half, never more. A kind goes whole to one writer, so
+    that its rows are not split into more files.
+
+    >>> g = _Graph()
+    >>> jobs, hosts = ["Job"], ["Host"]
+    >>> for n in range(1000):
+    ...     g.nodes[f"j{n}"] = [jobs, {"a": 1, "b": 2}, []]
+    ...     g.nodes[f"h{n}"] = [hosts, {}, []]
+    >>> _child_share(g) == {id(hosts)}  # no relationships: the kind that fits in half
+    True
+    >>> for n in range(3000):
+    ...     g.edges["USED", f"j{n % 1000}", f"h{n % 1000}", str(n)] = [{}, []]
+    >>> _child_share(g)  # more relationship fields than node fields: no node to the child
+    set()
+    """
+    fields: Counter = Counter()
+    for labels, props, _ in itertools.islice(graph.nodes.values(), 0, None, SHARE_SAMPLE):
+        fields[id(labels)] += 4 + len(props)
+    child = sum(4 + len(props) + (key is not None) for (_, _, _, key), (props, _) in
+                itertools.islice(graph.edges.items(), 0, None, SHARE_SAMPLE))
+    half = (child + sum(fields.values())) / 2
+    share = set()
+    for labels, count in fields.most_common():  # the largest kinds first, each one that fits
+        if child + count <= half:
+            share.add(labels)
+            child += count
+    return share
+
+
+def _child(work, files: tuple[_Shapes, ...], what: str, answer_fd: int) -> None:
     """A forked writer: ``work()``'s results, or the error that stopped it, pickled to
-    ``answer_fd``; then out at once (no atexit handlers or buffered output run twice)."""
+    ``answer_fd`` (its open ``files`` closed); then out at once (no atexit handlers or
+    buffered output run twice)."""
     status = 1
     try:
         gc.disable()
         try:
             answer = ("done", *work())
         except BaseException as exc:  # noqa: BLE001 - sent to the parent, raised there
-            rels.abandon()
+            for shapes in files:
+                shapes.abandon()
             answer = ("error", exc if isinstance(exc, LineageError)
                       else LineageError(f"{what}: {type(exc).__name__}: {exc}"))
         with os.fdopen(answer_fd, "wb") as pipe:
@@ -367,7 +413,7 @@ def _write_partitions_forked(parts: Partitions, nodes: _Shapes, rels: _Shapes):
             return (rels.close(), parts.empty_lists, parts.tagged,
                     [found.stats for found in parts.inputs])
 
-        _child(edges, rels, "folding the relationships on disk", answer_write)
+        _child(edges, (rels,), "folding the relationships on disk", answer_write)
     gc.unfreeze()
     os.close(signal_read)
     os.close(answer_write)
@@ -398,11 +444,15 @@ def _write_partitions_forked(parts: Partitions, nodes: _Shapes, rels: _Shapes):
     return node_files, rel_files
 
 
-def _write_nodes(graph: _Graph, nodes: _Shapes, numbered: bool = False) -> None:
+def _write_nodes(graph: _Graph, nodes: _Shapes, numbered: bool = False,
+                 share: set[int] = frozenset(), in_share: bool = False) -> None:
     """Each node's row; ``numbered``: its place in the graph's order first and its uid a
-    property (else the uid is the ID)."""
+    property (else the uid is the ID). Only the nodes whose label list's ``id`` is in
+    ``share`` (``in_share``) or is not (the default: all nodes)."""
     field = csv_field
     for number, (uid, (labels, props, tags)) in enumerate(graph.nodes.items()):
+        if (id(labels) in share) is not in_share:
+            continue
         names = sorted(k for k, v in props.items() if v != [])
         if len(names) < len(props):
             graph.empty_lists.append({"uid": uid, "props": {k: [] for k in props

@@ -84,21 +84,34 @@ def _summary(results) -> list[tuple]:
             for r in results]
 
 
-def _import_id_types(monkeypatch) -> list[str]:
-    """The ``--id-type`` of each neo4j-admin import from now on."""
+def _import_id_types(monkeypatch, node_files: list[str] | None = None) -> list[str]:
+    """The ``--id-type`` of each neo4j-admin import from now on (and the names of its node
+    files, into ``node_files``)."""
     used, real = [], server.import_full
-    monkeypatch.setattr(server, "import_full",
-                        lambda *args, **kwargs: used.append(kwargs["id_type"])
-                        or real(*args, **kwargs))
+
+    def noting(*args, **kwargs):
+        used.append(kwargs["id_type"])
+        if node_files is not None:
+            node_files.extend(path.name for path in args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(server, "import_full", noting)
     return used
 
 
 def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin, monkeypatch):
+    import lineage.bulk
+
     bulk_lin.reset(force=True)
     normal = lin.load(INPUTS)
-    id_types = _import_id_types(monkeypatch)
+    node_files: list[str] = []
+    id_types = _import_id_types(monkeypatch, node_files)
+    monkeypatch.setattr(lineage.bulk, "FORK_RELATIONSHIPS", 1)  # two writers, as at 10^6
     bulk = bulk_lin.load(INPUTS, bulk=True)
     assert id_types == ["integer"]  # numbered nodes; no number is left as a property:
+    # some kinds' nodes written by the relationships' writer, the rest here
+    assert any(name.startswith("nodes-child-") for name in node_files)
+    assert any(not name.startswith("nodes-child-") for name in node_files)
     # the load ends with the server all up, its web server (started after Bolt) too
     browser = server.status(BULK_STATE)["browser_url"]
     with urllib.request.urlopen(browser, timeout=10) as page:
@@ -553,6 +566,37 @@ def test_relationships_written_by_a_forked_child_are_the_same(tmp_path, monkeypa
     assert _content(files_forked[1]) == _content(files_alone[1]) and len(files_forked[1]) > 0
     assert sorted(map(repr, forked.empty_lists)) == sorted(map(repr, alone.empty_lists))
     assert sum("start" in e for e in forked.empty_lists) == 60
+
+
+def test_the_relationship_child_writes_whole_kinds_of_node_too(tmp_path, monkeypatch):
+    """With few relationships the forked writer takes some kinds' nodes, whole; together
+    the two write what one process writes."""
+    from lineage import bulk
+
+    def graph() -> _Graph:
+        g, jobs, hosts = _Graph(), ["Lineage", "Job"], ["Lineage", "Host"]
+        for n in range(400):
+            g.nodes[f"j{n}"] = [jobs, {"q": n, "r": "x", "s": 1.5, "t": [n]}, ["t:1"]]
+            g.nodes[f"h{n}"] = [hosts, {"name": f"h{n}", "e": [] if n % 3 else ["x"]}, ["t:1"]]
+        for n in range(50):
+            g.edges[("USED", f"j{n}", f"h{n}", None)] = [{}, ["t:1"]]
+        return g
+
+    alone, forked = graph(), graph()
+    (tmp_path / "a").mkdir()
+    files_alone = write_csv(alone, tmp_path / "a")
+    monkeypatch.setattr(bulk, "FORK_RELATIONSHIPS", 1)
+    (tmp_path / "f").mkdir()
+    files_forked = write_csv(forked, tmp_path / "f")
+    child = [f for f in files_forked.nodes if f.name.startswith("nodes-child-")]
+    assert child and len(child) < len(files_forked.nodes)
+    labels = {row[":LABEL"] for _, row in _csv_rows(child)}
+    assert len(labels) == 1  # one kind, whole
+    assert len(_csv_rows(child)) == 400
+    assert _content(files_forked.nodes) == _content(files_alone.nodes)
+    assert _content(files_forked.relationships) == _content(files_alone.relationships)
+    assert sorted(map(repr, forked.empty_lists)) == sorted(map(repr, alone.empty_lists))
+    assert len(forked.empty_lists) == 266  # the hosts with an empty list, either writer
 
 
 def test_an_error_in_the_relationship_child_is_raised_here(tmp_path, monkeypatch):
