@@ -106,7 +106,8 @@ def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin, monkeypatch):
     normal = lin.load(INPUTS)
     node_files: list[str] = []
     id_types = _import_id_types(monkeypatch, node_files)
-    monkeypatch.setattr(lineage.bulk, "FORK_RELATIONSHIPS", 1)  # two writers, as at 10^6
+    monkeypatch.setattr(lineage.bulk, "FORK_RELATIONSHIPS", 1)  # two writers, as at 10^6,
+    monkeypatch.setattr(lineage.bulk, "SHAPE_FILE_ROWS", 50)  # with kinds of files of their own
     bulk = bulk_lin.load(INPUTS, bulk=True)
     assert id_types == ["integer"]  # numbered nodes; no number is left as a property:
     # some kinds' nodes written by the relationships' writer, the rest here
@@ -582,6 +583,7 @@ def test_the_relationship_child_writes_whole_kinds_of_node_too(tmp_path, monkeyp
             g.edges[("USED", f"j{n}", f"h{n}", None)] = [{}, ["t:1"]]
         return g
 
+    monkeypatch.setattr(bulk, "SHAPE_FILE_ROWS", 100)
     alone, forked = graph(), graph()
     (tmp_path / "a").mkdir()
     files_alone = write_csv(alone, tmp_path / "a")
@@ -597,6 +599,9 @@ def test_the_relationship_child_writes_whole_kinds_of_node_too(tmp_path, monkeyp
     assert _content(files_forked.relationships) == _content(files_alone.relationships)
     assert sorted(map(repr, forked.empty_lists)) == sorted(map(repr, alone.empty_lists))
     assert len(forked.empty_lists) == 266  # the hosts with an empty list, either writer
+    monkeypatch.setattr(bulk, "SHAPE_FILE_ROWS", 1000)  # kinds too small for files of their own
+    (tmp_path / "r").mkdir()
+    assert not [f for f in write_csv(graph(), tmp_path / "r").nodes if "child" in f.name]
 
 
 def test_an_error_in_the_relationship_child_is_raised_here(tmp_path, monkeypatch):
