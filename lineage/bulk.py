@@ -31,7 +31,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import AbstractSet, Any, Iterable, NamedTuple
 
 from . import loads, server
 from .bulk_fold import _FoldingSpool, _Graph
@@ -283,7 +283,8 @@ def _write_forked(graph: _Graph, nodes: _Shapes, rels: _Shapes, numbered: bool):
 
         def edges() -> tuple:  # the numbers made here: the nodes' writer needs no map
             _write_edges(graph, rels, _numbers(graph) if numbered else None)
-            _write_nodes(graph, child_nodes, numbered, share, in_share=True)
+            if share:  # (else a pass over every node for none)
+                _write_nodes(graph, child_nodes, numbered, share, in_share=True)
             return rels.close(), child_nodes.close(), graph.empty_lists
 
         _child(edges, (rels, child_nodes), "writing the relationships' CSV", write_end)
@@ -450,7 +451,7 @@ def _write_partitions_forked(parts: Partitions, nodes: _Shapes, rels: _Shapes):
 
 
 def _write_nodes(graph: _Graph, nodes: _Shapes, numbered: bool = False,
-                 share: set[int] = frozenset(), in_share: bool = False) -> None:
+                 share: AbstractSet[int] = frozenset(), in_share: bool = False) -> None:
     """Each node's row; ``numbered``: its place in the graph's order first and its uid a
     property (else the uid is the ID). Only the nodes whose label list's ``id`` is in
     ``share`` (``in_share``) or is not (the default: all nodes)."""
