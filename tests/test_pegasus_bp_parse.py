@@ -8,7 +8,7 @@ from lineage import model
 from lineage.errors import ParseError
 from lineage.sources.registry import detect
 from lineage.sources.base import LoadReport
-from lineage.sources.pegasus.bp import parse, parse_lines
+from lineage.sources.pegasus.bp import handle_events, parse, parse_lines
 from lineage.records import Edge, Node
 
 from .conftest import SAMPLES
@@ -160,3 +160,28 @@ def test_instance_of_comes_with_the_first_kept_event_of_an_attempt():
     recs = list(parse_lines(lines, report))
     assert sum(report.skipped.values()) == 1
     assert _instance_of(recs) == [("pegasus:job_instance:w:j:1", "pegasus:job:w:j")]
+
+
+def test_a_repeated_declaration_must_repeat_the_first_one():
+    """monitord replays its log after a restart: a job.info repeated with the same values (in
+    another key order, another stamp and level) is harmless; one value changed is an error
+    naming the line of the first declaration."""
+    first = "ts=1 event=stampede.job.info xwf.id=w job.id=j type=1 argv=a executable=/bin/x"
+    again = "ts=9 level=Info event=stampede.job.info executable=/bin/x argv=a xwf.id=w type=1 job.id=j"
+    report = LoadReport("r", "pegasus-bp")
+    recs = list(parse_lines([first, again], report))
+    assert report.skipped == {} and len(distinct_nodes(recs, model.kind("Job"))) == 1
+    with pytest.raises(ParseError, match=r"declared at line 1 with other values"):
+        list(parse_lines([first, again.replace("argv=a", "argv=b")], LoadReport("r", "p")))
+
+
+def test_equal_declarations_are_equal_whatever_strings_hold_them():
+    """Decoded events (as the JSON-lines reader hands them over) whose values are one string
+    object in the first and equal copies in the repeat are the same declaration."""
+    value = "".join(["a", "b"])
+    shared = {"ts": "1", "event": "job.info", "xwf.id": "w", "job.id": "j", "argv": value,
+              "executable": value}
+    copies = {**shared, "argv": "".join(["a", "b"]), "executable": "".join(["a", "b"])}
+    report = LoadReport("c", "pegasus-jsonl")
+    recs = list(handle_events([(1, shared), (2, copies)], report))
+    assert report.skipped == {} and len(distinct_nodes(recs, model.kind("Job"))) == 1

@@ -379,6 +379,14 @@ class NodeKind:
 REMEMBERED_PART_CHARS = 256
 
 
+class _NotRemembered(Exception):
+    """A uid built from a part too long to keep in :func:`remembering_uid`'s cache."""
+
+    def __init__(self, uid: str):
+        super().__init__(uid)
+        self.uid = uid
+
+
 def remembering_uid(kind: NodeKind, size: int = 8192) -> Callable[..., str]:
     """``kind.uid`` that remembers the last ``size`` uids it built: a reader names one
     node again and again (every edge states both its ends; a Pegasus attempt has an event
@@ -395,14 +403,20 @@ def remembering_uid(kind: NodeKind, size: int = 8192) -> Callable[..., str]:
     ...
     lineage.model.core.ModelError: Rank.rank: a uid part must be a string or an integer, not bool
     """
-    remembered = functools.lru_cache(maxsize=size, typed=True)(kind.uid)
-
-    def uid(*parts: Any) -> str:
+    def built(*parts: Any) -> str:
+        made = kind.uid(*parts)
         for part in parts:  # a long part is not kept: memory stays bounded by ``size``
             if type(part) is str and len(part) > REMEMBERED_PART_CHARS:
-                return kind.uid(*parts)
-        try:
-            return remembered(*parts)
+                raise _NotRemembered(made)  # the cache keeps no entry for a call that raised
+        return made
+
+    remembered = functools.lru_cache(maxsize=size, typed=True)(built)
+
+    def uid(*parts: Any) -> str:
+        try:  # the parts are looked at only when the uid is built: a remembered one is a
+            return remembered(*parts)  # cache lookup and no more
+        except _NotRemembered as long_part:
+            return long_part.uid
         except TypeError:  # unhashable part, or a wrong number of parts: the plain call says
             return kind.uid(*parts)
     uid.cache_info = remembered.cache_info  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import marshal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -89,8 +90,9 @@ def _time(ev: dict[str, str], key: str) -> float | None:
         raise _Missing(f"an ISO-8601 or epoch timestamp for {key!r}", value) from None
 
 
-@dataclass
+@dataclass(slots=True)
 class _Attempt:
+    uid: str  # built once: an attempt is named by an event per state
     states: list[str] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     exitcode_raw: int | None = None  # main.end's, overridden by post.end's (as Pegasus's loader)
@@ -324,15 +326,22 @@ class _Events:
         xwf = _need(ev, "xwf.id")
         job = _need(ev, "job.id")
         seq = _int(ev, "job_inst.id", required=True)
+        attempt = self.state.attempts.get((xwf, job, seq))
+        if attempt is not None:  # its job was referenced and its uid built when first seen
+            return xwf, job, seq, attempt.uid
         self.state.referenced.add(("job", xwf, job))
         return xwf, job, seq, pc.job_instance_uid(xwf, job, seq)
 
     def job_inst(self, ev, ts):
-        xwf, job, seq, uid = self._attempt_uid(ev)
+        xwf = _need(ev, "xwf.id")
+        job = _need(ev, "job.id")
+        seq = _int(ev, "job_inst.id", required=True)
         event = ev["event"]
         attempt = self.state.attempts.get(key := (xwf, job, seq))
         if attempt is None:  # not setdefault: that builds an _Attempt for every event
-            attempt = self.state.attempts[key] = _Attempt()
+            self.state.referenced.add(("job", xwf, job))
+            attempt = self.state.attempts[key] = _Attempt(pc.job_instance_uid(xwf, job, seq))
+        uid = attempt.uid
         props: dict = {"name": f"{job} #{seq}", "submit_seq": seq, "job_id": job,
                        "sched_id": ev.get("sched.id")}
         status = _int(ev, "status")
@@ -587,9 +596,13 @@ def _check_redeclaration(state: _StreamState, ev: dict[str, str], lineno: int) -
     """A second job.info / task.info for one id must repeat the first one exactly."""
     kind, id_key = DECLARATIONS[ev["event"]]
     key = (kind, _need(ev, "xwf.id"), _need(ev, id_key))
-    content = sorted((k, v) for k, v in ev.items() if k not in _NOT_CONTENT)
-    digest = hashlib.blake2b(repr(content).encode("utf-8", "surrogatepass"),
-                             digest_size=16).digest()
+    content = ev.copy()
+    for name in _NOT_CONTENT:
+        content.pop(name, None)
+    # marshal version 0: length-prefixed UTF-8 of each string (surrogates too), twice as fast
+    # as repr; later versions write back-references and interning, so equal values could
+    # encode differently
+    digest = hashlib.blake2b(marshal.dumps(sorted(content.items()), 0), digest_size=16).digest()
     first = state.declared_at.get(key)
     if first is None:
         state.declared_at[key] = (lineno, digest)

@@ -22,39 +22,17 @@ from . import model as pegasus_model
 MAX_TEXT = 8192
 
 
-# the kinds' uid makers, remembering recent uids (a BP stream names an attempt once per event)
-_WORKFLOW_UID = model.remembering_uid(pegasus_model.WORKFLOW)
-_TASK_UID = model.remembering_uid(pegasus_model.TASK)
-_JOB_UID = model.remembering_uid(pegasus_model.JOB)
-_JOB_INSTANCE_UID = model.remembering_uid(pegasus_model.JOB_INSTANCE)
-_INVOCATION_UID = model.remembering_uid(pegasus_model.INVOCATION)
-_FILE_UID = model.remembering_uid(pegasus_model.FILE)
-
-
-def workflow_uid(xwf_id: str) -> str:
-    return _WORKFLOW_UID(xwf_id)
-
-
-def task_uid(xwf_id: str, task_id: str) -> str:
-    return _TASK_UID(xwf_id, task_id)
-
-
-def job_uid(xwf_id: str, job_id: str) -> str:
-    return _JOB_UID(xwf_id, job_id)
-
-
-def job_instance_uid(xwf_id: str, job_id: str, submit_seq: int | str) -> str:
-    """A job attempt, keyed by monitord's submit sequence (``job_inst.id`` in BP streams,
-    ``job_submit_seq`` in Stampede databases)."""
-    return _JOB_INSTANCE_UID(xwf_id, job_id, submit_seq)
-
-
-def invocation_uid(xwf_id: str, job_id: str, submit_seq: int | str, inv_id: int | str) -> str:
-    return _INVOCATION_UID(xwf_id, job_id, submit_seq, inv_id)
-
-
-def file_uid(xwf_id: str, lfn: str) -> str:
-    return _FILE_UID(xwf_id, lfn)
+# the kinds' uid makers, remembering recent uids (a BP stream names an attempt once per event);
+# bound as they are, not wrapped: a uid is asked for several times per event.
+# job_instance_uid(xwf_id, job_id, submit_seq): a job attempt, keyed by monitord's submit
+# sequence (``job_inst.id`` in BP streams, ``job_submit_seq`` in Stampede databases);
+# invocation_uid(xwf_id, job_id, submit_seq, inv_id).
+workflow_uid = model.remembering_uid(pegasus_model.WORKFLOW)
+task_uid = model.remembering_uid(pegasus_model.TASK)
+job_uid = model.remembering_uid(pegasus_model.JOB)
+job_instance_uid = model.remembering_uid(pegasus_model.JOB_INSTANCE)
+invocation_uid = model.remembering_uid(pegasus_model.INVOCATION)
+file_uid = model.remembering_uid(pegasus_model.FILE)
 
 
 def decode_exitcode(raw: int | None) -> dict:
