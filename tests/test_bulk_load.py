@@ -423,14 +423,14 @@ def test_rare_row_shapes_share_one_file_and_its_columns(tmp_path):
                         ["t:1", "t:2"]]
     (tmp_path / "numbered").mkdir()
     (tmp_path / "uids").mkdir()
-    [path], _, id_type = write_csv(graph, tmp_path / "numbered")
+    [path], _, id_type, _ = write_csv(graph, tmp_path / "numbered")
     assert id_type == "integer" and path.read_text().splitlines() == [
         ":ID,uid:string,:LABEL,loads:string[],kind:string,p:string,q:long,r:boolean,z:string",
         '0,"a","Lineage","t:1","Job","1",2',
         '1,"b","Lineage","t:1","Job",,,true',
         '2,"c","Lineage","t:1\x1ft:2","Job",,5,false,"x,""y"""',
     ]
-    [path], _, id_type = write_csv(graph, tmp_path / "uids", numbered=False)
+    [path], _, id_type, _ = write_csv(graph, tmp_path / "uids", numbered=False)
     assert id_type == "string" and path.read_text().splitlines() == [
         "uid:ID,:LABEL,loads:string[],kind:string,p:string,q:long,r:boolean,z:string",
         '"a","Lineage","t:1","Job","1",2',
@@ -602,6 +602,40 @@ def test_the_relationship_child_writes_whole_kinds_of_node_too(tmp_path, monkeyp
     monkeypatch.setattr(bulk, "SHAPE_FILE_ROWS", 1000)  # kinds too small for files of their own
     (tmp_path / "r").mkdir()
     assert not [f for f in write_csv(graph(), tmp_path / "r").nodes if "child" in f.name]
+
+
+def _files_with_line_breaks(files) -> list:
+    """The files in which a field holds a line break, as the csv module reads them."""
+    return [path for path in files
+            if any("\n" in field or "\r" in field
+                   for row in csv.reader(path.open(encoding="utf-8", newline=""))
+                   for field in row)]
+
+
+@pytest.mark.parametrize("fork", [False, True])
+def test_the_files_with_line_breaks_in_fields_are_named(tmp_path, monkeypatch, fork):
+    """Only they are read by neo4j-admin the slower, multi-line way: a kind's own file, a
+    file of rarer rows, and a relationships' file with a break (CR alone too), by either
+    writer; and the others are not named."""
+    from lineage import bulk
+
+    g, jobs, hosts, rare = _Graph(), ["Lineage", "Job"], ["Lineage", "Host"], ["Lineage", "File"]
+    for n in range(300):
+        g.nodes[f"j{n}"] = [jobs, {"out": "ok\n" if n == 250 else "ok"}, ["t:1"]]
+        g.nodes[f"h{n}"] = [hosts, {"name": f"h{n}"}, ["t:1"]]
+    g.nodes["f"] = [rare, {"lfn": "a\rb"}, ["t:1"]]
+    g.nodes["g"] = [["Lineage", "Task"], {"name": "t"}, ["t:1"]]
+    for n in range(300):
+        g.edges[("USED", f"j{n}", f"h{n}", None)] = [{"role": "x\ny" if n == 7 else "x"},
+                                                      ["t:1"]]
+        g.edges[("WAS_ASSOCIATED_WITH", f"j{n}", f"h{n}", None)] = [{}, ["t:1"]]
+    monkeypatch.setattr(bulk, "SHAPE_FILE_ROWS", 100)
+    monkeypatch.setattr(bulk, "FORK_RELATIONSHIPS", 1 if fork else 10**9)
+    files = write_csv(g, tmp_path)
+    every = [*files.nodes, *files.relationships]
+    expected = _files_with_line_breaks(every)
+    assert len(expected) == 3 and len(every) == 5
+    assert sorted(files.multiline) == sorted(expected)
 
 
 def test_an_error_in_the_relationship_child_is_raised_here(tmp_path, monkeypatch):
