@@ -555,6 +555,10 @@ def handle_events(events: Iterable[tuple[int, dict]], report: LoadReport,
 def _handled(handlers: "_Events", events: Iterable[tuple[int, dict]], report: LoadReport,
              path: str) -> Iterator[Record]:
     counts = report.extra.setdefault("events", {})
+    # an attempt's JobInstance record, the properties of its next kept events merged in: an
+    # attempt has an event per state (7 or more), and each record costs every step after
+    # this one; merged as the writer would (a later value wins, None never erases)
+    pending: Node | None = None
     for lineno, ev in events:
         name = ev["event"]
         if name.startswith("stampede."):
@@ -588,8 +592,25 @@ def _handled(handlers: "_Events", events: Iterable[tuple[int, dict]], report: Lo
                 attempt.linked = True
             handlers.linking.clear()
         counts[name] = counts.get(name, 0) + 1
-        yield from produced
+        for record in produced:
+            if record.__class__ is Node and record.kind is _JOB_INSTANCE:
+                if pending is not None:
+                    if pending.uid == record.uid:
+                        merged = pending.props
+                        for key, value in record.props.items():
+                            if value is not None:
+                                merged[key] = value
+                        continue
+                    yield pending
+                pending = record
+            else:
+                yield record
+    if pending is not None:
+        yield pending
     yield from handlers.finish()
+
+
+_JOB_INSTANCE = pegasus_model.JOB_INSTANCE
 
 
 def _check_redeclaration(state: _StreamState, ev: dict[str, str], lineno: int) -> None:
