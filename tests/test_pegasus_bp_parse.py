@@ -167,7 +167,8 @@ def test_a_repeated_declaration_must_repeat_the_first_one():
     another key order, another stamp and level) is harmless; one value changed is an error
     naming the line of the first declaration."""
     first = "ts=1 event=stampede.job.info xwf.id=w job.id=j type=1 argv=a executable=/bin/x"
-    again = "ts=9 level=Info event=stampede.job.info executable=/bin/x argv=a xwf.id=w type=1 job.id=j"
+    again = ("ts=9 level=Info event=stampede.job.info executable=/bin/x argv=a xwf.id=w type=1 "
+             "job.id=j")
     report = LoadReport("r", "pegasus-bp")
     recs = list(parse_lines([first, again], report))
     assert report.skipped == {} and len(distinct_nodes(recs, model.kind("Job"))) == 1

@@ -595,7 +595,7 @@ def _handled(handlers: "_Events", events: Iterable[tuple[int, dict]], report: Lo
         for record in produced:
             if record.__class__ is Node and record.kind is _JOB_INSTANCE:
                 if pending is not None:
-                    if pending.uid == record.uid:
+                    if pending.uid == record.uid and pending.extra_labels == record.extra_labels:
                         merged = pending.props
                         for key, value in record.props.items():
                             if value is not None:
