@@ -25,7 +25,8 @@ def test_monitord_json_lines_equal_the_bp_stream():
     bp_name, bp = records(SAMPLES / "pegasus" / "blackdiamond-4.0.bp")
     js_name, js = records(DERIVED / "pegasus" / "blackdiamond-4.0.jsonl")
     assert (bp_name, js_name) == ("pegasus-bp", "pegasus-json")
-    assert len(bp) > 300 and js == bp  # 361 records (457 before INSTANCE_OF once per attempt)
+    assert len(bp) > 250 and js == bp  # 268 records (361 before an attempt's events in a row
+    # made one record, 457 before INSTANCE_OF once per attempt)
 
 
 def test_xalt_syslog_equals_the_json_records():
