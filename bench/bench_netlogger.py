@@ -2,8 +2,10 @@
 the parser monitord's tools use), side by side in one run on the same generated stream.
 
 Each parser runs in its own child process (ours in .venv, Pegasus's in .venv-oracle, which
-scripts/setup.sh makes for the oracle tests), one timed pass per child, the two alternating
-for 3 rounds: lines parsed per second, best of the 3, with the timestamp parsed to epoch
+scripts/setup.sh makes for the oracle tests), one timed pass per child, alternating for 3
+rounds: ours as installed (the common case read by the compiled ``_netlogger_c``), ours in
+pure Python (the compiled reader switched off, as on a machine without a C compiler) and
+Pegasus's: lines parsed per second, best of the 3, with the timestamp parsed to epoch
 seconds by both. Two streams of the same events: ``ts`` as gen_bp writes it (seconds since
 the epoch, which Pegasus reads with a bare ``float``), and as pegasus-monitord writes it
 (``2024-01-01T00:00:00.000001Z``, which Pegasus reads with ``time.strptime``). A check
@@ -27,7 +29,12 @@ REPO = HERE.parent
 
 OURS = """
 import json, sys, time
+from lineage.sources.pegasus import netlogger
 from lineage.sources.pegasus.netlogger import parse_line, parse_timestamp
+if sys.argv[3:] == ["python"]:
+    netlogger._split_compiled = None
+elif not netlogger.COMPILED:
+    sys.exit("the compiled reader is not built (pip install -e . with a C compiler)")
 lines = open(sys.argv[1]).read().splitlines()
 def run():
     out = []
@@ -60,9 +67,9 @@ else:
 """
 
 
-def child(python: Path, code: str, stream: Path, dump: str) -> dict:
-    done = subprocess.run([str(python), "-c", code, str(stream), dump], capture_output=True,
-                          text=True, check=True, cwd=REPO)
+def child(python: Path, code: str, stream: Path, dump: str, *flags: str) -> dict:
+    done = subprocess.run([str(python), "-c", code, str(stream), dump, *flags],
+                          capture_output=True, text=True, check=True, cwd=REPO)
     return json.loads(done.stdout.strip().splitlines()[-1]) if dump == "-" else {}
 
 
@@ -109,17 +116,23 @@ def main(events: int, rounds: int = 3) -> None:
         child(ours_py, OURS, check, str(a))
         child(theirs_py, PEGASUS, check, str(b))
         differ = same(json.loads(a.read_text()), json.loads(b.read_text()))
-        best = {"ours": float("inf"), "pegasus": float("inf")}
-        for _ in range(rounds):  # alternating, so that a busy spell of the machine hits both
-            for who, python, code in (("ours", ours_py, OURS), ("pegasus", theirs_py, PEGASUS)):
-                done = child(python, code, stream, "-")
+        py = work / "ours-python.json"
+        child(ours_py, OURS, check, str(py), "python")
+        differ_py = same(json.loads(py.read_text()), json.loads(b.read_text()))
+        contenders = (("ours", ours_py, OURS, ()), ("ours, pure Python", ours_py, OURS,
+                      ("python",)), ("Pegasus NLSimpleParser", theirs_py, PEGASUS, ()))
+        best = {who: float("inf") for who, *_ in contenders}
+        for _ in range(rounds):  # alternating, so that a busy spell of the machine hits all
+            for who, python, code, flags in contenders:
+                done = child(python, code, stream, "-", *flags)
                 best[who] = min(best[who], done["seconds"])
                 n = done["lines"]
-        print(f"{name}: {n} lines (check: {differ} of 20000 parsed differently); best of "
-              f"{rounds} alternating: ours {n / best['ours']:,.0f} lines/s "
-              f"({best['ours']:.2f} s), Pegasus NLSimpleParser {n / best['pegasus']:,.0f} "
-              f"lines/s ({best['pegasus']:.2f} s); ours / Pegasus speed "
-              f"{best['pegasus'] / best['ours']:.2f}")
+        theirs = best["Pegasus NLSimpleParser"]
+        print(f"{name}: {n} lines (check: {differ} and {differ_py} of 20000 parsed "
+              f"differently, compiled and pure Python); best of {rounds} alternating:")
+        for who, seconds in best.items():
+            print(f"  {who:24} {n / seconds:>10,.0f} lines/s ({seconds:.2f} s)  "
+                  f"{theirs / seconds:.2f}x Pegasus")
 
 
 if __name__ == "__main__":

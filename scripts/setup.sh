@@ -3,7 +3,9 @@
 #  1. system packages it needs and does not find: Java 17 (Neo4j 5.26 runs on 17 or 21),
 #     Maven (fetches the pinned Neo4j jars from Maven Central), and for the test suite
 #     Chromium (report/browser tests) and PostgreSQL (Swift provenance database tests);
-#  2. a virtualenv in .venv with the package (editable) and its test dependencies;
+#  2. a virtualenv in .venv with the package (editable) and its test dependencies; the
+#     package's one C part (NetLogger lines, optional for users, hatch_build.py) is compiled
+#     then, so the test suite needs a C compiler and Python's headers;
 #  3. the Neo4j server jars, resolved once into ~/.cache/lineage-explorer, and a class-data-
 #     sharing archive of them (lineage/class_archive.py: faster server starts);
 #  4. for the test suite, .venv-oracle with pegasus-wms (Pegasus's own Stampede loader,
@@ -28,6 +30,11 @@ if [ "${LINEAGE_SETUP_TEST_TOOLS:-1}" = 1 ]; then
   command -v openssl >/dev/null || need+=(openssl)
   # XALT's own loader (tests/oracle/xalt) writes to MariaDB, started by the test itself
   [ -x /usr/sbin/mariadbd ] || command -v mariadbd >/dev/null || need+=(mariadb-server)
+  # the compiled NetLogger reader (lineage/sources/pegasus/_netlogger_c.c), tested both ways
+  command -v cc >/dev/null || command -v gcc >/dev/null || need+=(gcc)
+  python3 -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+    || need+=(python3-dev)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
@@ -49,6 +56,9 @@ fi
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test]'
+.venv/bin/python -c 'from lineage.sources.pegasus import netlogger; assert netlogger.COMPILED' \
+  && echo "setup: NetLogger reader compiled" \
+  || echo "setup: NetLogger reader not compiled (no C compiler?): pure Python, slower" >&2
 .venv/bin/python -c 'from lineage import server; print("setup: Neo4j jars in", server.install())'
 # the server's classes in one class-data-sharing archive (once: ~45 s, 140 MB next to the
 # jars): every later start of the managed server is ~1.5x faster; without it, starts as before

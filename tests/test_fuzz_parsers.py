@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from lineage.sources import registry as loaders
 from lineage.errors import LineageError
 from lineage.sources.pegasus import mapping as pc
 from lineage.sources.base import LoadReport
+from lineage.sources.pegasus import netlogger
 from lineage.sources.pegasus.netlogger import BPSyntaxError, parse_line, parse_timestamp
 from lineage.sources.pegasus.bp import parse_lines
 from lineage.records import Edge, Node, clean_props
@@ -191,20 +193,41 @@ def bp_line(pairs: dict[str, str], quote_all: bool = False, sep: str = " ") -> s
     return sep.join(f"{k}={bp_value(v, quote_all)}" for k, v in pairs.items())
 
 
+#: parse_line with its compiled reader of the common case (``_netlogger_c.c``) and without
+READERS = ["compiled", "python"]
+
+
+@contextmanager
+def reading_with(reader: str):
+    """parse_line as ``reader`` says: "python" switches the compiled reader off."""
+    saved = netlogger._split_compiled
+    assert saved is not None, "the C reader was not built (scripts/setup.sh needs a compiler)"
+    if reader == "python":
+        netlogger._split_compiled = None
+    try:
+        yield
+    finally:
+        netlogger._split_compiled = saved
+
+
+@pytest.mark.parametrize("reader", READERS)
 @FUZZ
 @given(pairs=st.dictionaries(KEYS, VALUES, max_size=8), quote_all=st.booleans(),
        sep=st.sampled_from([" ", "  ", "\t", " \t "]))
-def test_bp_lines_round_trip(pairs, quote_all, sep):
+def test_bp_lines_round_trip(reader, pairs, quote_all, sep):
     line = bp_line(pairs, quote_all, sep)
-    assert parse_line(line) == pairs
-    assert parse_line(line + "\r\n") == pairs
+    with reading_with(reader):
+        assert parse_line(line) == pairs
+        assert parse_line(line + "\r\n") == pairs
 
 
+@pytest.mark.parametrize("reader", READERS)
 @FUZZ
 @given(text=st.text(max_size=200))
-def test_any_line_parses_or_raises_bp_syntax_error(text):
+def test_any_line_parses_or_raises_bp_syntax_error(reader, text):
     try:
-        out = parse_line(text)
+        with reading_with(reader):
+            out = parse_line(text)
     except BPSyntaxError as exc:
         assert exc.column >= 1
     else:
@@ -223,16 +246,18 @@ def _outcome(parse, text):
 BP_ALPHABET = st.text(alphabet=st.sampled_from(list('ab_.:-1=" \\\t\r\nxé')), max_size=60)
 
 
+@pytest.mark.parametrize("reader", READERS)
 @settings(max_examples=1000, deadline=None)
 @given(text=st.one_of(st.text(max_size=120), BP_ALPHABET,
                       st.builds(lambda pairs, tail: bp_line(pairs, False, " ") + tail,
                                 st.dictionaries(KEYS, VALUES, max_size=5), BP_ALPHABET)))
-def test_the_fast_bp_parser_agrees_with_the_exact_one(text):
-    """parse_line (regular expressions) and parse_line_exactly (one character at a time)
-    give the same pairs, or the same error, on any line."""
+def test_the_fast_bp_parser_agrees_with_the_exact_one(reader, text):
+    """parse_line (compiled, string methods, regular expressions) and parse_line_exactly
+    (one character at a time) give the same pairs, or the same error, on any line."""
     from lineage.sources.pegasus.netlogger import parse_line_exactly
 
-    assert _outcome(parse_line, text) == _outcome(parse_line_exactly, text)
+    with reading_with(reader):
+        assert _outcome(parse_line, text) == _outcome(parse_line_exactly, text)
 
 
 #: what the string-method path of parse_line takes (single spaces, quotes, no tab, carriage
@@ -241,6 +266,7 @@ def test_the_fast_bp_parser_agrees_with_the_exact_one(text):
 SPLIT_ALPHABET = st.text(alphabet=st.sampled_from(list('ab_.=" xé\x00')), max_size=40)
 
 
+@pytest.mark.parametrize("reader", READERS)
 @settings(max_examples=1000, deadline=None)
 @given(text=st.one_of(SPLIT_ALPHABET,
                       st.builds(lambda pairs, tail: bp_line(pairs, False, " ") + tail,
@@ -248,10 +274,43 @@ SPLIT_ALPHABET = st.text(alphabet=st.sampled_from(list('ab_.=" xé\x00')), max_s
                       st.builds(lambda pairs, end: bp_line(pairs, True, " ") + end,
                                 st.dictionaries(KEYS, VALUES, max_size=5),
                                 st.sampled_from(["", "\n", "\r\n", " \n"]))))
-def test_the_string_split_path_agrees_with_the_exact_reader(text):
+def test_the_string_split_path_agrees_with_the_exact_reader(reader, text):
     from lineage.sources.pegasus.netlogger import parse_line_exactly
 
-    assert _outcome(parse_line, text) == _outcome(parse_line_exactly, text)
+    with reading_with(reader):
+        assert _outcome(parse_line, text) == _outcome(parse_line_exactly, text)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=st.one_of(SPLIT_ALPHABET, BP_ALPHABET, st.text(max_size=120),
+                      st.builds(lambda pairs, end: bp_line(pairs, True, " ") + end,
+                                st.dictionaries(KEYS, VALUES, max_size=5),
+                                st.sampled_from(["", "\n", "\r\n", " \n", "\r"]))))
+def test_the_compiled_reader_returns_the_exact_pairs_or_leaves_the_line(text):
+    """The C reader alone: the very dict of the character-by-character reader, or None (the
+    line is then read in Python) and never a dict for a line that reader refuses."""
+    from lineage.sources.pegasus.netlogger import parse_line_exactly
+
+    pairs = netlogger._split_compiled(text)
+    if pairs is not None:
+        assert pairs == parse_line_exactly(text)
+        assert list(pairs) == list(parse_line_exactly(text))  # the keys' order too
+
+
+def test_the_compiled_reader_takes_the_real_streams_lines():
+    """On the bundled Pegasus streams the C reader reads nearly every line (so it is the
+    one that runs), each to the exact reader's pairs."""
+    from lineage.sources.pegasus.netlogger import parse_line_exactly
+
+    taken = total = 0
+    for path in sorted((SAMPLES / "pegasus").glob("*.bp")):
+        for line in path.read_text(encoding="utf-8").splitlines(True):
+            pairs = netlogger._split_compiled(line)
+            total += 1
+            if pairs is not None:
+                taken += 1
+                assert pairs == parse_line_exactly(line), (path.name, line)
+    assert total > 300 and taken >= 0.95 * total, (taken, total)
 
 
 @settings(max_examples=500, deadline=None)

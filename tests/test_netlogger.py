@@ -1,8 +1,36 @@
-"""NetLogger BP line syntax (no database)."""
+"""NetLogger BP line syntax (no database): every test runs with the compiled reader of the
+common case (``_netlogger_c.c``) and without it (pure Python)."""
 
 import pytest
 
+from lineage.sources.pegasus import netlogger
 from lineage.sources.pegasus.netlogger import BPSyntaxError, parse_line, parse_timestamp
+
+
+@pytest.fixture(autouse=True, params=["compiled", "python"])
+def reader(request, monkeypatch):
+    if request.param == "python":
+        monkeypatch.setattr(netlogger, "_split_compiled", None)
+    else:
+        assert netlogger.COMPILED, "the C reader was not built (a C compiler and Python's " \
+            "headers are needed: scripts/setup.sh)"
+    return request.param
+
+
+def test_the_compiled_reader_reads_the_common_case(reader):
+    line = 'ts=1331642136 event=stampede.job_inst.main.end argv="-n 1" job_inst.id=1\n'
+    compiled = netlogger._split_compiled
+    if reader == "compiled":
+        assert compiled(line) == {"ts": "1331642136", "event": "stampede.job_inst.main.end",
+                                  "argv": "-n 1", "job_inst.id": "1"}
+        for other in ("a=1  b=2", 'a="x\\"y"', "a=1\tb=2", "a=1 ", " a=1", "", "\n",
+                      "a=1 b", 'a="x', 'a="x"b', "é=1", "1=2"):
+            assert compiled(other) is None, other  # read in Python
+        with pytest.raises(TypeError):
+            compiled(b"a=1")
+    else:
+        assert compiled is None
+    assert parse_line(line)["argv"] == "-n 1"
 
 
 def test_quoted_values_with_escapes_and_spaces():

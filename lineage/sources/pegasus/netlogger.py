@@ -19,6 +19,14 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from itertools import repeat
 
+try:  # compiled at install when a C compiler is there (hatch_build.py); optional
+    from ._netlogger_c import split_line as _split_compiled
+except ImportError:  # pragma: no cover - a machine without a compiler
+    _split_compiled = None
+
+#: True when the common case of :func:`parse_line` runs in C (``_netlogger_c.c``)
+COMPILED = _split_compiled is not None
+
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.:\-]*")
 
 
@@ -48,13 +56,29 @@ _GOOD_KEYS_MAX = 4096
 def parse_line(line: str) -> dict[str, str]:
     """Split one BP line into its key/value pairs (values stay strings).
 
-    Most lines (single spaces between pairs, no tabs, no backslash inside quotes) are split
-    with string methods, which run at C speed (no character-by-character loop); any
-    other line, and any line those splits do not take apart cleanly, goes to the regular
-    expression reader and, if that fails too, to :func:`parse_line_exactly` for the error.
+    Most lines (single spaces between pairs, no tabs, no backslash inside quotes) are read
+    by the compiled ``split_line`` (``_netlogger_c.c``, when installed: :data:`COMPILED`),
+    else split with string methods, which run at C speed (no character-by-character loop);
+    any other line, and any line those splits do not take apart cleanly, goes to the
+    regular expression reader and, if that fails too, to :func:`parse_line_exactly` for the
+    error.
 
     >>> parse_line('a=1 b="x y" c=p=q')
     {'a': '1', 'b': 'x y', 'c': 'p=q'}
+    """
+    if _split_compiled is not None:
+        ev = _split_compiled(line)
+        if ev is not None:
+            return ev
+    return _parse_line_python(line)
+
+
+def _parse_line_python(line: str) -> dict[str, str]:
+    """:func:`parse_line` without the compiled reader: string methods, then the regular
+    expression.
+
+    >>> _parse_line_python('a=1 b="x y"')
+    {'a': '1', 'b': 'x y'}
     """
     text = line.rstrip("\r\n")  # the same object when there is no line end
     if "\t" in text or "\r" in text or "\n" in text:
