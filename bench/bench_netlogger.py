@@ -13,6 +13,10 @@ first compares what both parsers return for the first 20,000 lines of each strea
 values; timestamps to the microsecond).
 
     .venv/bin/python bench/bench_netlogger.py [EVENTS]   # default 300000
+    .venv/bin/python bench/bench_netlogger.py --records FILE.bp
+
+The second form times what the reader is for: a whole ``.bp`` file into graph records
+(``pegasus.bp.parse``), with the compiled reader and in pure Python, alternating, 3 rounds.
 """
 
 from __future__ import annotations
@@ -65,6 +69,36 @@ else:
     run()
     print(json.dumps({"seconds": time.perf_counter() - t0, "lines": len(lines)}))
 """
+
+
+RECORDS = """
+import json, sys, time
+from pathlib import Path
+from lineage.sources.pegasus import netlogger
+if sys.argv[2] == "python":
+    netlogger._split_compiled = None
+from lineage.sources.base import LoadReport
+from lineage.sources.pegasus.bp import parse
+t0 = time.perf_counter()
+n = sum(1 for _ in parse(Path(sys.argv[1]), LoadReport(sys.argv[1], "pegasus-bp")))
+print(json.dumps({"seconds": time.perf_counter() - t0, "records": n}))
+"""
+
+
+def records(stream: Path, rounds: int = 3) -> None:
+    """A whole stream into records, compiled reader against pure Python, alternating."""
+    python = REPO / ".venv/bin/python"
+    times: dict[str, list[float]] = {"compiled": [], "python": []}
+    for _ in range(rounds):
+        for reader, runs in times.items():
+            done = subprocess.run([str(python), "-c", RECORDS, str(stream), reader],
+                                  capture_output=True, text=True, check=True, cwd=REPO)
+            out = json.loads(done.stdout.strip().splitlines()[-1])
+            runs.append(out["seconds"])
+    print(f"{stream.name} into {out['records']:,} records, seconds per run: "
+          + "; ".join(f"{r} {', '.join(f'{t:.2f}' for t in runs)}" for r, runs in times.items())
+          + f"; pure Python / compiled, best of {rounds}: "
+            f"{min(times['python']) / min(times['compiled']):.2f}")
 
 
 def child(python: Path, code: str, stream: Path, dump: str, *flags: str) -> dict:
@@ -136,4 +170,7 @@ def main(events: int, rounds: int = 3) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300_000)
+    if sys.argv[1:2] == ["--records"]:
+        records(Path(sys.argv[2]))
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 300_000)
