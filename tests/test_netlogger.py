@@ -1,6 +1,8 @@
 """NetLogger BP line syntax (no database): every test runs with the compiled reader of the
 common case (``_netlogger_c.c``) and without it (pure Python)."""
 
+import sys
+
 import pytest
 
 from lineage.sources.pegasus import netlogger
@@ -30,7 +32,12 @@ def test_the_compiled_reader_reads_the_common_case(reader):
             compiled(b"a=1")
     else:
         assert compiled is None
-    assert parse_line(line)["argv"] == "-n 1"
+    interned = sys.intern("".join(["job_inst", ".id"]))
+    pairs = parse_line(line)
+    assert pairs["argv"] == "-n 1"
+    # parse_line reads it in C when it can: the C reader interns its keys, Python's split not
+    key = next(k for k in pairs if k == "job_inst.id")
+    assert (key is interned) == (reader == "compiled")
 
 
 def test_quoted_values_with_escapes_and_spaces():
