@@ -13,6 +13,7 @@ a regular wheel carries the built file.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from contextlib import contextmanager
@@ -55,11 +56,14 @@ def compile_extension(root: str, into: str | None) -> Path:
 class CompiledParts(BuildHookInterface):
     PLUGIN_NAME = "custom"
 
+    _scratch: str | None = None
+
     def initialize(self, version: str, build_data: dict) -> None:
         if self.target_name != "wheel":
             return
         editable = version == "editable"
         into = None if editable else tempfile.mkdtemp(prefix="lineage-build-")
+        self._scratch = into
         try:
             built = compile_extension(self.root, into)
         except Exception as exc:  # no compiler, no headers: the pure-Python reader serves
@@ -72,3 +76,7 @@ class CompiledParts(BuildHookInterface):
                 str(Path(*EXTENSION.split(".")[:-1], built.name)))
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
+
+    def finalize(self, version: str, build_data: dict, artifact_path: str) -> None:
+        if self._scratch is not None:  # the wheel holds its copy of the built file now
+            shutil.rmtree(self._scratch, ignore_errors=True)
