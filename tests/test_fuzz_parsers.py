@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from lineage.sources.pegasus.bp import parse_lines
 from lineage.records import Edge, Node, clean_props
 
 from .conftest import SAMPLES
+from .netlogger_readers import READERS, reading_with
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=False,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -191,23 +191,6 @@ def bp_value(value: str, quote: bool) -> str:
 
 def bp_line(pairs: dict[str, str], quote_all: bool = False, sep: str = " ") -> str:
     return sep.join(f"{k}={bp_value(v, quote_all)}" for k, v in pairs.items())
-
-
-#: parse_line with its compiled reader of the common case (``_netlogger_c.c``) and without
-READERS = ["compiled", "python"]
-
-
-@contextmanager
-def reading_with(reader: str):
-    """parse_line as ``reader`` says: "python" switches the compiled reader off."""
-    saved = netlogger._split_compiled
-    assert saved is not None, "the C reader was not built (scripts/setup.sh needs a compiler)"
-    if reader == "python":
-        netlogger._split_compiled = None
-    try:
-        yield
-    finally:
-        netlogger._split_compiled = saved
 
 
 @pytest.mark.parametrize("reader", READERS)

@@ -8,15 +8,13 @@ import pytest
 from lineage.sources.pegasus import netlogger
 from lineage.sources.pegasus.netlogger import BPSyntaxError, parse_line, parse_timestamp
 
+from .netlogger_readers import READERS, reading_with
 
-@pytest.fixture(autouse=True, params=["compiled", "python"])
-def reader(request, monkeypatch):
-    if request.param == "python":
-        monkeypatch.setattr(netlogger, "_split_compiled", None)
-    else:
-        assert netlogger.COMPILED, "the C reader was not built (a C compiler and Python's " \
-            "headers are needed: scripts/setup.sh)"
-    return request.param
+
+@pytest.fixture(autouse=True, params=READERS)
+def reader(request):
+    with reading_with(request.param):
+        yield request.param
 
 
 def test_the_compiled_reader_reads_the_common_case(reader):
