@@ -5,13 +5,16 @@ is compiled by setuptools' ``build_ext`` (the compiler and flags Python itself w
 with). Without a C compiler or Python's headers the build warns and the package stays pure
 Python: ``netlogger.COMPILED`` is then False and every line is read by the Python code.
 Editable installs compile in place (the ``.so`` beside the ``.c``, ignored by git);
-a regular wheel carries the built file.
+a regular wheel carries the built file. The build is always made afresh and carries the
+SHA-256 of the source it was made from (``SOURCE_SHA256``): netlogger.py does not use a
+build of another version of the ``.c`` (say, one left in place before a ``git checkout``).
 
     .venv/bin/python -m pip install -e .   # runs this hook
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sys
@@ -40,11 +43,14 @@ def compile_extension(root: str, into: str | None) -> Path:
     from setuptools import Distribution, Extension
     from setuptools.command.build_ext import build_ext
 
+    digest = hashlib.sha256(Path(root, SOURCE).read_bytes()).hexdigest()
     with _inside(root):
         dist = Distribution({"name": "lineage-explorer", "ext_modules": [
-            Extension(EXTENSION, [SOURCE], extra_compile_args=["-O2"])]})
+            Extension(EXTENSION, [SOURCE], extra_compile_args=["-O2"],
+                      define_macros=[("LINEAGE_SOURCE_SHA256", f'"{digest}"')])]})
         command = build_ext(dist)
         command.inplace = into is None
+        command.force = True  # a build newer than the source may still be of another one
         if into is not None:
             command.build_lib = into
             command.build_temp = os.path.join(into, "temp")

@@ -14,9 +14,17 @@
  * reader). For any other line it returns None and reads nothing further: the caller reads
  * that line in Python, which also names the column of a fault. Keys are interned, so the
  * dicts of a stream share their few dozen key strings.
+ *
+ * SOURCE_SHA256 is the SHA-256 of this file as it was compiled (hatch_build.py passes it):
+ * netlogger.py uses the module only when it matches the file beside it, so a build left
+ * over from an older version of this file is never taken for the current one.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+#ifndef LINEAGE_SOURCE_SHA256
+#define LINEAGE_SOURCE_SHA256 "" /* compiled by hand: matches no source, never used */
+#endif
 
 static int
 is_key_start(Py_UCS4 c)
@@ -160,5 +168,11 @@ static struct PyModuleDef netlogger_c = {
 PyMODINIT_FUNC
 PyInit__netlogger_c(void)
 {
-    return PyModule_Create(&netlogger_c);
+    PyObject *module = PyModule_Create(&netlogger_c);
+    if (module != NULL
+        && PyModule_AddStringConstant(module, "SOURCE_SHA256", LINEAGE_SOURCE_SHA256) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

@@ -13,16 +13,47 @@ seconds since the epoch.
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import math
+import os
 import re
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from itertools import repeat
 
+log = logging.getLogger(__name__)
+
+
+def compiled_reader(module, source: str):
+    """``module.split_line`` if ``module`` (the compiled ``_netlogger_c``) was built from the
+    file ``source`` as it is now (or ``source`` is not there to compare), else None, with a
+    warning: a build left from another version of the C would read lines its own way.
+
+    >>> compiled_reader(None, __file__) is None
+    True
+    """
+    if module is None:
+        return None
+    try:
+        with open(source, "rb") as fh:
+            digest = hashlib.sha256(fh.read()).hexdigest()
+    except OSError:  # installed without its source: the wheel's own build
+        return module.split_line
+    if getattr(module, "SOURCE_SHA256", "") != digest:
+        log.warning("%s was built from another version of %s; reading NetLogger lines in "
+                    "pure Python (reinstall to compile it again: pip install -e .)",
+                    module.__file__, source)
+        return None
+    return module.split_line
+
+
 try:  # compiled at install when a C compiler is there (hatch_build.py); optional
-    from ._netlogger_c import split_line as _split_compiled
+    from . import _netlogger_c
 except ImportError:  # pragma: no cover - a machine without a compiler
-    _split_compiled = None
+    _netlogger_c = None
+_split_compiled = compiled_reader(
+    _netlogger_c, os.path.join(os.path.dirname(__file__), "_netlogger_c.c"))
 
 #: True when the common case of :func:`parse_line` runs in C (``_netlogger_c.c``)
 COMPILED = _split_compiled is not None
