@@ -11,11 +11,17 @@ a new database, as a user's first load meets it), starts it, and then:
 - ``cold``: runs ``lineage load FILE`` at once;
 - ``warm``: first creates the model's schema and writes a small generated Chimbuko shard
   (``--warm-records`` anomaly records) with the loader's own statements inside one
-  transaction that is rolled back (nothing reaches the database), then the same load.
+  transaction that is rolled back (nothing reaches the database), then the same load;
+- ``restart``: keeps the database: empties the graph the run before loaded (relationships,
+  then nodes, in batches; the files keep their size), stops and starts the server, then
+  the same load: a cold JVM over store files that need not grow. Put it after another run;
+- ``again``: empties the graph the same way and loads again into the same server, without
+  a restart (a JVM that has run one load). Put it after another run.
 
-Prints the warm-up's seconds, the load's wall seconds and the server's CPU seconds during
-the load, and the medians. Whether a warm-up could pay for itself depends on both: it only
-helps where it can run while the server would otherwise wait.
+Prints the warm-up's seconds, the load's wall seconds, the server's CPU seconds during the
+load and which of its threads spent them (Bolt workers, the JIT's C1 and C2 compilers,
+garbage collection), and the medians. Whether a warm-up could pay for itself depends on
+both: it only helps where it can run while the server would otherwise wait.
 """
 
 from __future__ import annotations
@@ -23,11 +29,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -39,6 +47,21 @@ sys.path.insert(0, str(HERE))
 def _cpu(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _threads(pid: int) -> Counter:
+    """CPU seconds of the server's threads so far, by name without its number
+    ("C2 CompilerThre", "neo4j.BoltWorke", "GC Thread", ...)."""
+    spent: Counter = Counter()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = (task / "comm").read_text().strip()
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a thread that ended meanwhile
+            continue
+        name = re.sub(r"[-#]?\d+$", "", name).strip()
+        spent[name] += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return spent
 
 
 class _OneTransaction:
@@ -82,24 +105,41 @@ def warm_up(info: dict, password: str, shard: Path) -> float:
     return time.perf_counter() - t0
 
 
+def _empty(info: dict, password: str) -> None:
+    import neo4j
+
+    with neo4j.GraphDatabase.driver(info["uri"], auth=(info["user"], password)) as driver:
+        for statement in ("MATCH ()-[r]->() WITH r LIMIT 50000 DELETE r RETURN count(*) AS n",
+                          "MATCH (n) WITH n LIMIT 50000 DELETE n RETURN count(*) AS n"):
+            while driver.execute_query(statement).records[0]["n"]:
+                pass
+
+
 def run(kind: str, state: Path, path: str, warm_shard: Path) -> dict:
     from lineage import server
 
-    server.stop(state)
-    data = state / "neo4j" / "data"
-    for part in ("databases/neo4j", "transactions/neo4j"):
-        shutil.rmtree(data / part, ignore_errors=True)
+    if kind in ("restart", "again"):
+        _empty(server.start(state), server.password(state))
+    if kind != "again":
+        server.stop(state)
+        data = state / "neo4j" / "data"
+        for part in ("databases/neo4j", "transactions/neo4j"):
+            if kind != "restart":
+                shutil.rmtree(data / part, ignore_errors=True)
     info = server.start(state)
     pid = server.status(state)["pid"]
     warm = warm_up(info, server.password(state), warm_shard) if kind == "warm" else 0.0
-    cpu0, t0 = _cpu(pid), time.perf_counter()
+    threads0, cpu0, t0 = _threads(pid), _cpu(pid), time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "lineage", "load", path], capture_output=True,
                           text=True, env=dict(os.environ, LINEAGE_HOME=str(state)))
     if done.returncode:
         raise SystemExit(f"lineage load failed:\n{done.stderr}")
     seconds, server_cpu = time.perf_counter() - t0, _cpu(pid) - cpu0
+    threads = _threads(pid)
+    threads.subtract(threads0)
     return {"kind": kind, "warm_up_s": round(warm, 2), "load_s": round(seconds, 2),
-            "server_cpu_s": round(server_cpu, 1)}
+            "server_cpu_s": round(server_cpu, 1),
+            "threads_cpu_s": {name: round(cpu, 1) for name, cpu in threads.most_common(5)}}
 
 
 def main() -> None:
