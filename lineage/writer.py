@@ -293,8 +293,8 @@ class Writer:
         ``kind``, and add ``tag`` (the load's) to their ``loads``.
 
         Records of one uid within a batch are folded into one row first (later properties
-        win, as they would in sequence), so a stream that updates a node many times costs
-        one MERGE per batch. When the graph holds no lineage node as the write begins, a
+        win and labels add up, as they would in sequence), so a stream that updates a node
+        many times costs one MERGE per batch, whatever labels each record gives it. When the graph holds no lineage node as the write begins, a
         uid this call has not written yet is CREATEd (no index look-up); should another
         writer have created it meanwhile, the batch is written again with MERGE.
         """
@@ -334,9 +334,9 @@ class Writer:
                     pending[node.uid] = (node.labels, props)
                 elif seen[0] == node.labels:
                     seen[1].update(props)
-                else:  # a different label set: keep both rows, in order
-                    flush()
-                    pending[node.uid] = (node.labels, props)
+                else:  # labels only add up: one row with both sets, as in sequence
+                    pending[node.uid] = (_union(seen[0], node.labels), seen[1])
+                    seen[1].update(props)
                 stats.node_rows += 1
                 size += _size(props)
                 if len(pending) >= self.batch_size or size >= BATCH_BYTES:
@@ -403,6 +403,16 @@ def send_edge_batch(session, groups: dict[tuple[str, bool], list[dict]], batch: 
                 session.execute_read(_missing_ends, list(batch.values()))
                 [: 10 - len(stats.unresolved_examples)]
             )
+
+
+def _union(first: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:
+    """The labels of ``first`` and then those of ``then`` it lacks, in order.
+
+    >>> _union(("Lineage", "Activity", "FunctionExecution", "Anomaly"),
+    ...        ("Lineage", "Activity", "FunctionExecution"))
+    ('Lineage', 'Activity', 'FunctionExecution', 'Anomaly')
+    """
+    return first + tuple(label for label in then if label not in first)
 
 
 def _ends(row: dict) -> tuple[str, str]:

@@ -16,15 +16,16 @@ from . import graphcheck
 SAMPLES = Path(__file__).resolve().parent.parent / "lineage" / "samples"
 
 
-def _rows_sent(monkeypatch) -> list[int]:
+def _rows_sent(monkeypatch, write: str = "_write_edges") -> list[int]:
+    """The rows each transaction of ``writer.<write>`` sends (it still writes them)."""
     sent = []
-    write_edges = writer_module._write_edges
+    real = getattr(writer_module, write)
 
     def spy(tx, groups, tag):
         sent.append(sum(len(rows) for rows in groups.values()))
-        return write_edges(tx, groups, tag)
+        return real(tx, groups, tag)
 
-    monkeypatch.setattr(writer_module, "_write_edges", spy)
+    monkeypatch.setattr(writer_module, write, spy)
     return sent
 
 
@@ -75,3 +76,33 @@ def test_folded_rows_reloading_a_changed_input_give_the_unfolded_graph(lin, tmp_
         graphs[fold] = graphcheck.fingerprint(lin.graph.driver, lin.graph.database,
                                               with_loads=True)
     assert graphs[True] == graphs[False] and graphs[True].nodes > 0
+
+
+def test_a_node_whose_labels_change_within_a_batch_is_one_row_of_all_its_labels(lin, monkeypatch):
+    """A Chimbuko event stated as an anomaly, then as a comm window's stub without the label
+    (real v0 records do this), then again: one row, one transaction for the batch (it used
+    to be a transaction each time the labels changed), and the graph of the records written
+    one at a time."""
+    execution = model.kind("FunctionExecution")
+    records = []
+    for i in range(40):
+        uid = f"chimbuko:event:r:0:1:0:{i}"
+        records += [Node(execution, uid, {"name": f"f [{i}]", "idx": i, "is_anomaly": True},
+                         ("Anomaly",)),
+                    Node(execution, uid, {"idx": i, "thread": 0}),
+                    Node(execution, uid, {"runtime_inclusive": i})]
+    one_at_a_time = Writer(lin.graph.driver, lin.graph.database, batch_size=1)
+    one_at_a_time.write_nodes(records[:1], tag="f00d:1")  # the graph is not empty: MERGE
+    for record in records[1:]:
+        one_at_a_time.write_nodes([record], tag="f00d:1")
+    expected = graphcheck.fingerprint(lin.graph.driver, lin.graph.database, with_loads=True)
+    for fresh in (True, False):  # CREATE into an empty graph, MERGE onto the nodes
+        if fresh:
+            lin.reset()
+        sent = _rows_sent(monkeypatch, "_write_nodes")
+        stats = Writer(lin.graph.driver, lin.graph.database).write_nodes(records, tag="f00d:1")
+        assert sent == [40] and stats.node_rows == 120
+        assert graphcheck.fingerprint(lin.graph.driver, lin.graph.database,
+                                      with_loads=True) == expected
+    anomalies = lin.graph.run("MATCH (n:Anomaly) RETURN count(n) AS n")[0]["n"]
+    assert anomalies == 40
