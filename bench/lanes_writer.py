@@ -158,7 +158,7 @@ class LanesWriter(Writer):
         """Writer.write_edges, each relationship sent by the lane of its end node's hash."""
         count = max(self.threads, 1)
         lane_stats = [WriteStats() for _ in range(count)]
-        groups: list[dict[tuple[str, bool], list[dict]]] = [{} for _ in range(count)]
+        groups: list[dict[tuple[str, bool, bool], list[dict]]] = [{} for _ in range(count)]
         batches: list[dict[tuple, dict]] = [{} for _ in range(count)]
         sizes = [0] * count
         fold = self.fold_edges
@@ -182,7 +182,7 @@ class LanesWriter(Writer):
                            "props": props, "n": 1}
                     if edge.key:
                         row["key"] = edge.key
-                    groups[i].setdefault((edge.rel.name, bool(edge.key)), []).append(row)
+                    groups[i].setdefault((edge.rel.name, bool(edge.key), False), []).append(row)
                     batches[i][ident] = row
                 sizes[i] += _size(props)
                 if len(batches[i]) >= self.batch_size or sizes[i] >= BATCH_BYTES:

@@ -3,8 +3,13 @@ transactions (the driver retries transient errors such as deadlocks and lost lea
 
 Statements are fixed strings: node labels travel as a parameter (``SET n:$($labels)``, so
 the ``MERGE`` stays on the ``:Lineage(uid)`` unique index), and each relationship type has
-its own statement generated once from :mod:`lineage.model` (a dynamic type in ``MERGE``
+its own statements generated once from :mod:`lineage.model` (a dynamic type in ``MERGE``
 would scan every relationship). No value from input is ever spliced into Cypher.
+
+The node statements return the element ids of the nodes they wrote; a relationship whose
+ends this writer wrote recently finds them by id (:class:`NodeIds`), a record look-up,
+instead of seeking the uid index twice, and checks their uids (ids of deleted nodes are
+reused).
 
 >>> sorted(EDGE_STATEMENTS)[:2]
 ['CALLED_BY', 'EXECUTES']
@@ -43,6 +48,7 @@ ON CREATE SET n += row.props, n:$($labels),
 ON MATCH SET n += row.props, n:$($labels),
   n.loads = CASE WHEN $tag IS NULL OR $tag IN coalesce(n.loads, []) THEN n.loads
             ELSE coalesce(n.loads, []) + $tag END
+RETURN collect(elementId(n)) AS ids
 """
 
 # Nodes known to be new (the graph held no :Lineage node when the load began, and this load
@@ -54,6 +60,7 @@ NODE_CREATE_STATEMENT = """
 UNWIND $rows AS row
 CREATE (n:Lineage:$($labels))
 SET n = row.props
+RETURN collect(elementId(n)) AS ids
 """
 
 # A reload (version > 1) first clears the properties of the nodes that only earlier
@@ -111,10 +118,12 @@ def _rel_props(rel: model.RelType, keyed: bool) -> list[str]:
     return names
 
 
-def _edge_statement(rel: model.RelType, keyed: bool, reset: bool = False) -> str:
+def _edge_statement(rel: model.RelType, keyed: bool, reset: bool = False,
+                    by_id: bool = False) -> str:
     """``MERGE`` of one relationship type (always MERGE: another load may have stated the
     same edge onto a node this one created); with ``reset``, a reload's first step for it
-    (see NODE_RESET_STATEMENT)."""
+    (see NODE_RESET_STATEMENT); ``by_id``, its ends found by element id (``row.a``,
+    ``row.b``) and only if their uids are ``row.start`` and ``row.end``."""
     if not rel.name.isidentifier() or not rel.name.isupper():
         raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")
     if reset:
@@ -127,6 +136,10 @@ def _edge_statement(rel: model.RelType, keyed: bool, reset: bool = False) -> str
     names = _rel_props(rel, keyed)
     head = ("UNWIND $rows AS row\n"
             "MATCH (a:Lineage {uid: row.start}), (b:Lineage {uid: row.end})\n")
+    if by_id:  # no label: with one, the planner seeks the uid index instead of the id
+        head = ("UNWIND $rows AS row\n"
+                "MATCH (a) WHERE elementId(a) = row.a AND a.uid = row.start\n"
+                "MATCH (b) WHERE elementId(b) = row.b AND b.uid = row.end\n")
     key = " {key: row.key}" if keyed else ""
     on_create = ", ".join([f"r.`{p}` = row.props.`{p}`" for p in names]
                           + [f"r.loads = {_TAG_ON_CREATE}"])
@@ -140,8 +153,49 @@ def _edge_statement(rel: model.RelType, keyed: bool, reset: bool = False) -> str
 
 EDGE_STATEMENTS = {name: _edge_statement(rel, False) for name, rel in model.REL_TYPES.items()}
 KEYED_EDGE_STATEMENTS = {name: _edge_statement(rel, True) for name, rel in model.REL_TYPES.items()}
+#: (type, keyed) -> the MERGE whose ends are found by element id
+ID_EDGE_STATEMENTS = {(name, keyed): _edge_statement(rel, keyed, by_id=True)
+                      for name, rel in model.REL_TYPES.items() for keyed in (False, True)}
 EDGE_RESET_STATEMENTS = {(name, keyed): _edge_statement(rel, keyed, reset=True)
                          for name, rel in model.REL_TYPES.items() for keyed in (False, True)}
+
+
+#: How many nodes' element ids a writer remembers (about 45 MB at the limit); past it the
+#: older half is forgotten, and relationships to those nodes look their ends up by uid.
+NODE_IDS_LIMIT = 1 << 18
+
+
+class NodeIds:
+    """The element ids of the nodes a writer wrote, by uid, the newest ``limit`` or more
+    (two generations: when the newer fills half the limit, the older is dropped).
+
+    An id is a hint: the relationship statements check the node's uid too, and write by uid
+    what the check refuses (a deleted node's id is reused; two uids may share a hash).
+
+    >>> ids = NodeIds(limit=4)
+    >>> ids.remember(["a", "b", "c"], ["4:x:1", "4:x:2", "4:x:3"])
+    >>> ids.get("b"), ids.get("c"), ids.get("z")
+    ('4:x:2', '4:x:3', None)
+    >>> ids.remember(["d", "e"], ["4:x:4", "4:x:5"])
+    >>> ids.get("a"), ids.get("e")
+    (None, '4:x:5')
+    """
+
+    def __init__(self, limit: int = NODE_IDS_LIMIT):
+        self.half = max(limit // 2, 1)
+        self._newer: dict[int, str] = {}
+        self._older: dict[int, str] = {}
+
+    def remember(self, uids: Iterable[str], ids: Iterable[str]) -> None:
+        for uid, element_id in zip(uids, ids):
+            if len(self._newer) >= self.half:
+                self._older, self._newer = self._newer, {}
+            self._newer[hash(uid)] = element_id
+
+    def get(self, uid: str) -> str | None:
+        key = hash(uid)
+        found = self._newer.get(key)
+        return self._older.get(key) if found is None else found
 
 
 @dataclass
@@ -182,33 +236,49 @@ def ensure_schema(driver: Driver, database: str | None = None) -> None:
 
 
 def _write_nodes(tx: ManagedTransaction, groups: dict[tuple[tuple[str, ...], bool], list[dict]],
-                 tag: str | None) -> None:
-    """One batch: ``groups`` maps (labels, known new) to rows ``{uid, props}``."""
+                 tag: str | None) -> tuple[list[str], list[str]]:
+    """One batch: ``groups`` maps (labels, known new) to rows ``{uid, props}``; returns the
+    uids written and their nodes' element ids, in the same order."""
     prefix = _prefix(tag)
     if _reload(tag):
         for rows in groups.values():
             tx.run(NODE_RESET_STATEMENT, rows=rows, tag=tag, prefix=prefix).consume()
     loads = [tag] if tag is not None else None
+    uids: list[str] = []
+    ids: list[str] = []
     for (labels, new), rows in groups.items():
+        uids.extend(row["uid"] for row in rows)
         if new:
             rows = [{"props": {**row["props"], "uid": row["uid"], "loads": loads}}
                     for row in rows]
-            tx.run(NODE_CREATE_STATEMENT, rows=rows, labels=list(labels[1:])).consume()
+            result = tx.run(NODE_CREATE_STATEMENT, rows=rows, labels=list(labels[1:]))
         else:
-            tx.run(NODE_STATEMENT, rows=rows, labels=list(labels[1:]), tag=tag,
-                   prefix=prefix).consume()
+            result = tx.run(NODE_STATEMENT, rows=rows, labels=list(labels[1:]), tag=tag,
+                            prefix=prefix)
+        ids.extend(result.single(strict=True)["ids"])
+    return uids, ids
 
 
-def _write_edges(tx: ManagedTransaction, groups: dict[tuple[str, bool], list[dict]],
+def _write_edges(tx: ManagedTransaction, groups: dict[tuple[str, bool, bool], list[dict]],
                  tag: str | None) -> int:
+    """One batch: ``groups`` maps (type, keyed, ends by id) to rows; returns the records of
+    the rows written (rows whose ends were found)."""
     written = 0
     prefix = _prefix(tag)
     if _reload(tag):
-        for (rel, keyed), rows in groups.items():
+        for (rel, keyed, _), rows in groups.items():
             tx.run(EDGE_RESET_STATEMENTS[rel, keyed], rows=rows, tag=tag, prefix=prefix).consume()
-    for (rel, keyed), rows in groups.items():
-        statement = (KEYED_EDGE_STATEMENTS if keyed else EDGE_STATEMENTS)[rel]
-        written += tx.run(statement, rows=rows, tag=tag, prefix=prefix).single()["written"]
+    for (rel, keyed, by_id), rows in groups.items():
+        by_uid = (KEYED_EDGE_STATEMENTS if keyed else EDGE_STATEMENTS)[rel]
+        if by_id:
+            found = tx.run(ID_EDGE_STATEMENTS[rel, keyed], rows=rows, tag=tag,
+                           prefix=prefix).single()["written"]
+            if found == sum(row["n"] for row in rows):
+                written += found
+                continue
+            # an id the uid check refused: the same rows by uid (MERGE again is a no-op for
+            # those already written)
+        written += tx.run(by_uid, rows=rows, tag=tag, prefix=prefix).single()["written"]
     return written
 
 
@@ -273,14 +343,18 @@ class Writer:
     """
 
     def __init__(self, driver: Driver, database: str | None = None,
-                 batch_size: int = BATCH_ROWS, fold_edges: bool = True):
+                 batch_size: int = BATCH_ROWS, fold_edges: bool = True,
+                 node_ids: int = NODE_IDS_LIMIT):
         """Write to ``database`` of ``driver`` in batches of ``batch_size`` rows;
         ``fold_edges=False`` sends every edge record as a row of its own (as before edge
-        rows were folded; bench/bench_load.py measures the difference)."""
+        rows were folded; bench/bench_load.py measures the difference); ``node_ids``: how
+        many written nodes' ids to remember for relationship writes (0: none, every end
+        looked up by uid)."""
         self.driver = driver
         self.database = database
         self.batch_size = batch_size
         self.fold_edges = fold_edges
+        self.ids = NodeIds(node_ids) if node_ids > 0 else None
 
     def _session(self):
         return self.driver.session(database=self.database)
@@ -312,7 +386,7 @@ class Writer:
                     new = fresh and hash(uid) not in written
                     groups.setdefault((labels, new), []).append({"uid": uid, "props": props})
                 try:
-                    session.execute_write(_write_nodes, groups, tag)
+                    uids, ids = session.execute_write(_write_nodes, groups, tag)
                 except ConstraintError:
                     if not fresh:
                         raise
@@ -320,7 +394,9 @@ class Writer:
                     merged: dict[tuple[tuple[str, ...], bool], list[dict]] = {}
                     for (labels, _), rows in groups.items():
                         merged.setdefault((labels, False), []).extend(rows)
-                    session.execute_write(_write_nodes, merged, tag)
+                    uids, ids = session.execute_write(_write_nodes, merged, tag)
+                if self.ids is not None:
+                    self.ids.remember(uids, ids)
                 if fresh:
                     written.update(hash(uid) for uid in pending)
                 pending.clear()
@@ -351,9 +427,11 @@ class Writer:
         instance's INSTANCE_OF, once per state event) is sent as one row that counts its
         records (``n``), its properties folded in order (later non-null values win, as the
         MERGE's ``coalesce`` would). Rows are sent grouped by type and ordered by their end
-        nodes, so one statement locks each node once and in a stable order."""
+        nodes, so one statement locks each node once and in a stable order. Ends this
+        writer wrote recently are found by their element ids (checked against their uids)."""
         stats = WriteStats()
-        groups: dict[tuple[str, bool], list[dict]] = {}
+        ids = self.ids
+        groups: dict[tuple[str, bool, bool], list[dict]] = {}
         batch: dict[object, dict] = {}  # (type, start, end, key) -> its row
         records = size = 0
         fold = self.fold_edges
@@ -374,7 +452,12 @@ class Writer:
                            "props": props, "n": 1}
                     if edge.key:
                         row["key"] = edge.key
-                    groups.setdefault((edge.rel.name, bool(edge.key)), []).append(row)
+                    by_id = False
+                    if ids is not None:
+                        start, end = ids.get(edge.start), ids.get(edge.end)
+                        if start is not None and end is not None:
+                            row["a"], row["b"], by_id = start, end, True
+                    groups.setdefault((edge.rel.name, bool(edge.key), by_id), []).append(row)
                     batch[ident] = row
                 records += 1
                 size += _size(props)
@@ -386,10 +469,10 @@ class Writer:
         return stats
 
 
-def send_edge_batch(session, groups: dict[tuple[str, bool], list[dict]], batch: dict,
+def send_edge_batch(session, groups: dict[tuple[str, bool, bool], list[dict]], batch: dict,
                     records: int, tag: str | None, stats: WriteStats) -> None:
-    """Write one batch of edge rows (``groups`` by type and keyedness, ``batch`` the same
-    rows by identity, ``records`` the edge records they fold) in one transaction, ordered
+    """Write one batch of edge rows (``groups`` by type, keyedness and whether their ends
+    are found by id, ``batch`` the same rows by identity, ``records`` the edge records they fold) in one transaction, ordered
     by end node; add to ``stats``, with examples of edges whose ends were missing."""
     for rows in groups.values():
         rows.sort(key=_ends)

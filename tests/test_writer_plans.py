@@ -28,7 +28,9 @@ def _operators(lin, statement: str, **params) -> list[str]:
 
 WRITES = ([("nodes MERGE", writer.NODE_STATEMENT), ("nodes CREATE", writer.NODE_CREATE_STATEMENT)]
           + [(f"{rel} MERGE", writer.EDGE_STATEMENTS[rel]) for rel in model.REL_TYPES]
-          + [(f"{rel} keyed MERGE", writer.KEYED_EDGE_STATEMENTS[rel]) for rel in model.REL_TYPES])
+          + [(f"{rel} keyed MERGE", writer.KEYED_EDGE_STATEMENTS[rel]) for rel in model.REL_TYPES]
+          + [(f"{rel}{' keyed' if keyed else ''} MERGE by id", statement)
+             for (rel, keyed), statement in writer.ID_EDGE_STATEMENTS.items()])
 
 
 @pytest.mark.parametrize("name,statement", WRITES, ids=[w[0] for w in WRITES])
@@ -37,6 +39,19 @@ def test_write_statements_have_no_eager_step(session_lineage, name, statement):
                      prefix="a:", loads=["a:2"])
     assert "Eager" not in ops, (name, ops)
     assert ops, name
+
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_ends_by_id_are_found_by_id_not_by_the_uid_index(session_lineage, keyed):
+    """The relationship statements by id seek each end by its element id (a label on the
+    ends would make the planner seek the uid index instead, checked below)."""
+    statement = writer.ID_EDGE_STATEMENTS["PART_OF", keyed]
+    ops = _operators(session_lineage, statement, rows=[], tag="a:2", prefix="a:")
+    assert ops.count("NodeByElementIdSeek") == 2, ops
+    assert not [op for op in ops if "Index" in op or "Scan" in op], ops
+    labelled = statement.replace("MATCH (a) WHERE", "MATCH (a:Lineage) WHERE")
+    ops = _operators(session_lineage, labelled, rows=[], tag="a:2", prefix="a:")
+    assert any("Index" in op for op in ops), ops
 
 
 def test_the_old_statement_had_one(session_lineage):
