@@ -106,3 +106,25 @@ def test_a_node_whose_labels_change_within_a_batch_is_one_row_of_all_its_labels(
                                       with_loads=True) == expected
     anomalies = lin.graph.run("MATCH (n:Anomaly) RETURN count(n) AS n")[0]["n"]
     assert anomalies == 40
+
+
+def test_relationships_go_in_larger_batches_than_nodes_unless_a_size_is_given(lin, monkeypatch):
+    """By default a transaction carries BATCH_ROWS node rows and EDGE_BATCH_ROWS relationship
+    rows (small rows: fewer commits); a writer given a batch size uses it for both."""
+    execution, follows = model.kind("FunctionExecution"), model.REL_TYPES["FOLLOWED_BY"]
+    count = writer_module.EDGE_BATCH_ROWS + 500
+    nodes = [Node(execution, f"chimbuko:event:r:0:1:0:{i}", {"idx": i}) for i in range(count + 1)]
+    edges = [Edge(follows, nodes[i].uid, nodes[i + 1].uid) for i in range(count)]
+    node_rows = _rows_sent(monkeypatch, "_write_nodes")
+    edge_rows = _rows_sent(monkeypatch)
+    w = Writer(lin.graph.driver, lin.graph.database)
+    w.write_nodes(nodes)
+    assert w.write_edges(edges).edges_written == count
+    assert max(node_rows) == writer_module.BATCH_ROWS
+    assert edge_rows == [writer_module.EDGE_BATCH_ROWS, 500]
+    node_rows.clear()
+    edge_rows.clear()
+    w = Writer(lin.graph.driver, lin.graph.database, batch_size=4000)
+    w.write_nodes(nodes)
+    assert w.write_edges(edges).edges_written == count
+    assert max(node_rows) == 4000 and edge_rows == [4000, 4000, 2500]
