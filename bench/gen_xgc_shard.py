@@ -40,7 +40,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SAMPLES = HERE.parent.parent / "shared" / "samples" / "chimbuko"
-PATTERNS = (("anomalies", "provdb_v0_anomalies.json"), ("normalexecs", "provdb_v0_normalexecs.json"))
+PATTERNS = (("anomalies", "provdb_v0_anomalies.json"),
+            ("normalexecs", "provdb_v0_normalexecs.json"))
 LABEL = re.compile(r"^(\d+):(\d+):(\d+)$")
 FIRST_INDEX = 100_000
 WINDOW = 10  # events on each side of the record's own, two indices apart (as in the samples)

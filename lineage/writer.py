@@ -166,7 +166,7 @@ NODE_IDS_LIMIT = 1 << 18
 
 
 class NodeIds:
-    """The element ids of the nodes a writer wrote, by uid, the newest ``limit`` or more
+    """The element ids of the nodes a writer wrote, by uid: the newest, ``limit`` at most
     (two generations: when the newer fills half the limit, the older is dropped).
 
     An id is a hint: the relationship statements check the node's uid too, and write by uid
@@ -374,9 +374,11 @@ class Writer:
 
         Records of one uid within a batch are folded into one row first (later properties
         win and labels add up, as they would in sequence), so a stream that updates a node
-        many times costs one MERGE per batch, whatever labels each record gives it. When the graph holds no lineage node as the write begins, a
-        uid this call has not written yet is CREATEd (no index look-up); should another
-        writer have created it meanwhile, the batch is written again with MERGE.
+        many times costs one MERGE per batch, whatever labels each record gives it. When
+        the graph holds no lineage node as the write begins, a uid this call has not
+        written yet is CREATEd (no index look-up); should another writer have created it
+        meanwhile, the batch is written again with MERGE. The element ids of the nodes
+        written are remembered (``self.ids``) for :meth:`write_edges`.
         """
         stats = WriteStats()
         pending: dict[str, tuple[tuple[str, ...], dict]] = {}
@@ -478,8 +480,9 @@ class Writer:
 def send_edge_batch(session, groups: dict[tuple[str, bool, bool], list[dict]], batch: dict,
                     records: int, tag: str | None, stats: WriteStats) -> None:
     """Write one batch of edge rows (``groups`` by type, keyedness and whether their ends
-    are found by id, ``batch`` the same rows by identity, ``records`` the edge records they fold) in one transaction, ordered
-    by end node; add to ``stats``, with examples of edges whose ends were missing."""
+    are found by id, ``batch`` the same rows by identity, ``records`` the edge records they
+    fold) in one transaction, ordered by end node; add to ``stats``, with examples of edges
+    whose ends were missing."""
     for rows in groups.values():
         rows.sort(key=_ends)
     written = session.execute_write(_write_edges, groups, tag)
