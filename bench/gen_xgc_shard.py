@@ -5,9 +5,9 @@
 
 Issue 14's held-out case is a real 74 MB provenance database shard of an XGC run (76,000
 nodes, 256,000 relationships once loaded); it is not ours to bundle. This writes a stand-in
-with the same size and node count from the nine real v0 records in
-``../shared/samples/chimbuko`` (five anomalies, four normal executions of XGC, rank 1, as
-Chimbuko's provDB stored them: ``func_stats`` inside each event, 21-event execution windows,
+with the same size and node count from the nine real v0 records in the package's samples
+(``lineage/samples/chimbuko``, copies of ``../shared/samples``: five anomalies, four normal
+executions of XGC, rank 1, as Chimbuko's provDB stored them: ``func_stats`` inside each event, 21-event execution windows,
 call stacks of 2-6 frames, MPI messages in the communication windows), with the UnQLite
 package as the provDB writes it:
 
@@ -35,11 +35,14 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SAMPLES = HERE.parent.parent / "shared" / "samples" / "chimbuko"
+sys.path.insert(0, str(HERE.parent))
+from lineage.cli import samples_dir  # noqa: E402  (the package's copy of the real samples)
+
 PATTERNS = (("anomalies", "provdb_v0_anomalies.json"),
             ("normalexecs", "provdb_v0_normalexecs.json"))
 LABEL = re.compile(r"^(\d+):(\d+):(\d+)$")
@@ -48,19 +51,11 @@ WINDOW = 10  # events on each side of the record's own, two indices apart (as in
 T0 = 1_592_584_220_000_000  # microseconds, the samples' own hour
 
 
-def samples_dir() -> Path:
-    """The real v0 records: ``../shared/samples/chimbuko`` beside the checkout, else the
-    package's bundled copy of the samples."""
-    if (SAMPLES / PATTERNS[0][1]).exists():
-        return SAMPLES
-    return HERE.parent / "lineage" / "samples" / "chimbuko"
-
-
 def patterns() -> list[tuple[str, dict]]:
     """(collection, record) of each real v0 record, without UnQLite's ``__id``."""
     out = []
     for collection, name in PATTERNS:
-        for rec in json.loads((samples_dir() / name).read_text()):
+        for rec in json.loads((samples_dir() / "chimbuko" / name).read_text()):
             out.append((collection, {k: v for k, v in rec.items() if k != "__id"}))
     return out
 

@@ -12,21 +12,9 @@ from lineage.records import Edge, Node
 from lineage.writer import Writer
 
 from . import graphcheck
+from .writer_spy import rows_sent as _rows_sent
 
 SAMPLES = Path(__file__).resolve().parent.parent / "lineage" / "samples"
-
-
-def _rows_sent(monkeypatch, write: str = "_write_edges") -> list[int]:
-    """The rows each transaction of ``writer.<write>`` sends (it still writes them)."""
-    sent = []
-    real = getattr(writer_module, write)
-
-    def spy(tx, groups, tag):
-        sent.append(sum(len(rows) for rows in groups.values()))
-        return real(tx, groups, tag)
-
-    monkeypatch.setattr(writer_module, write, spy)
-    return sent
 
 
 def test_folded_edge_rows_give_the_graph_and_counts_of_one_row_per_record(lin, monkeypatch):

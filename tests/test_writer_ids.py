@@ -6,26 +6,18 @@ uids) writes by uid instead of onto another node."""
 from __future__ import annotations
 
 from lineage import model
-from lineage import writer as writer_module
 from lineage.pipeline import load
 from lineage.records import Edge, Node
 from lineage.writer import Writer
 
 from . import graphcheck
+from .writer_spy import rows_sent
 from .conftest import SAMPLES
 
 
 def _by_id_rows(monkeypatch) -> list[int]:
-    """How many rows each transaction sends with their ends by id (it still writes them)."""
-    sent = []
-    real = writer_module._write_edges
-
-    def spy(tx, groups, tag):
-        sent.append(sum(len(rows) for (_, _, by_id), rows in groups.items() if by_id))
-        return real(tx, groups, tag)
-
-    monkeypatch.setattr(writer_module, "_write_edges", spy)
-    return sent
+    """How many rows each transaction sends with their ends by id."""
+    return rows_sent(monkeypatch, only=lambda key: key[2])
 
 
 def test_ends_by_id_give_the_graph_and_counts_ends_by_uid_give(lin, monkeypatch):
