@@ -32,7 +32,9 @@ from lineage.records import Edge, Node, clean_props
 from .conftest import SAMPLES
 from .netlogger_readers import READERS, reading_with
 
-FUZZ = settings(max_examples=200, deadline=None, derandomize=False,
+#: LINEAGE_FUZZ_EXAMPLES=5000 searches deeper (a run before a release; CI keeps 200)
+FUZZ = settings(max_examples=int(os.environ.get("LINEAGE_FUZZ_EXAMPLES", "200")),
+                deadline=None, derandomize=False,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 INT64 = (-(2**63), 2**63 - 1)
 SAMPLE_LIMIT = 1 << 20

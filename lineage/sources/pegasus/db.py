@@ -21,6 +21,7 @@ loaded because a row they belong to is missing (``orphan_rows``) or because they
 
 from __future__ import annotations
 
+import decimal
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +30,7 @@ from urllib.parse import quote
 
 from ... import model
 from . import model as pegasus_model
-from ...errors import LineageError
+from ...errors import LineageError, ParseError
 from ...records import Edge, Node, Record
 from . import mapping as pc
 from ..base import Format, LoadReport
@@ -48,6 +49,8 @@ KNOWN_UNUSED = (
     "ensemble_workflow", "trigger", "sqlite_sequence",
 )
 YIELD_PER = 5000
+INT64 = (-(2**63), 2**63 - 1)
+NUMBERS = (int, float, decimal.Decimal)
 #: Why a row is not loaded, with the one warning per table that sums the rows up.
 DROPS = {
     "orphan_rows": "{n} orphan {table} {rows} (parent not in the database, e.g. "
@@ -109,6 +112,7 @@ class _Schema:
         self.meta = MetaData()
         self.meta.reflect(bind=engine, only=wanted)
         self.t = self.meta.tables
+        self.columns: dict[str, tuple[str, str]] = {}  # label -> (table, column)
 
     def has(self, *tables: str) -> bool:
         return all(t in self.t for t in tables)
@@ -117,24 +121,123 @@ class _Schema:
         from sqlalchemy import null
 
         tab = self.t[table]
+        label = f"{table}_{column}"
+        self.columns[label] = (table, column)
         if column in tab.c:
-            return tab.c[column].label(f"{table}_{column}")
-        return null().label(f"{table}_{column}")
+            return tab.c[column].label(label)
+        return null().label(label)
+
+    def alias(self, label: str, table: str, column: str):
+        """``table.column`` read as ``label`` (a column every old schema has), named by its
+        table and column in errors."""
+        self.columns[label] = (table, column)
+        return self.t[table].c[column].label(label)
 
     def stream(self, stmt) -> Iterator:
-        """Rows of ``stmt``, fetched in batches on a connection of their own."""
+        """Rows of ``stmt``, fetched in batches on a connection of their own.
+
+        A value SQLAlchemy cannot convert to its column's type (SQLite keeps text in a
+        NUMERIC column) raises :class:`WrongValue` naming the column, the row and the value.
+        """
         with self.engine.connect() as conn:
             result = conn.execution_options(yield_per=YIELD_PER).execute(stmt)
-            for batch in result.mappings().partitions():
+            batches = result.mappings().partitions()
+            done = 0
+            while True:
+                try:
+                    batch = next(batches, None)
+                except (TypeError, ValueError, ArithmeticError) as exc:
+                    raise self._wrong_value(stmt, done, exc) from exc
+                if batch is None:
+                    return
+                done += len(batch)
                 yield from batch
 
+    def _wrong_value(self, stmt, done: int, exc: Exception) -> WrongValue:
+        """The first value after row ``done`` of ``stmt`` that is not of its column's
+        type, read again without SQLAlchemy's type conversion."""
+        numeric = {c.name for c in stmt.selected_columns if _python_type(c.type) in NUMBERS}
+        sql = stmt.compile(dialect=self.engine.dialect, compile_kwargs={"literal_binds": True})
+        with self.engine.connect() as conn:
+            raw = conn.exec_driver_sql(str(sql))
+            names = list(raw.keys())
+            for number, values in enumerate(raw, 1):
+                if number <= done:
+                    continue
+                row = dict(zip(names, values))
+                for name, value in row.items():
+                    if name in numeric and not isinstance(value, (*NUMBERS, type(None))):
+                        return WrongValue(name, value, "a number", row)
+        return WrongValue("a column", exc, "values SQLAlchemy can read", {})
 
-def _num(value) -> float | None:
-    return None if value is None else float(value)
+    def column_name(self, label: str) -> str:
+        """``table.column`` for a label of :meth:`c` (``job_instance.exitcode``)."""
+        table, column = self.columns.get(label, ("", label))
+        return f"{table}.{column}" if table else column
+
+    def row_name(self, label: str, row) -> str:
+        """The row of ``label``'s table named by the keys and ids read with it
+        (``job_instance row (job_instance.job_instance_id 7, job.exec_job_id ls_ID1)``)."""
+        table = self.columns.get(label, ("a", ""))[0]
+        keys = {f"{table}_{c.name}" for c in self.t[table].primary_key} if table in self.t else ()
+        ids = [f"{self.column_name(k)} {v}" for k, v in row.items()
+               if k != label and v is not None
+               and (k in keys or self.column_name(k).endswith(("_id", "_seq")))]
+        return f"{table} row ({', '.join(ids)})" if ids else f"{table} row"
 
 
-def _int(value) -> int | None:
-    return None if value is None else int(value)
+def _python_type(sql_type):
+    """The Python type of a SQLAlchemy column type, or None (NULL stand-ins have none)."""
+    try:
+        return sql_type.python_type
+    except NotImplementedError:
+        return None
+
+
+class WrongValue(ValueError):
+    """A column value of the wrong type (text in a number column), with its row: :func:`parse`
+    turns it into the input's :class:`ParseError` (:meth:`error`).
+
+    >>> str(WrongValue("job_instance_exitcode", "x", "an integer", {}))
+    "expected an integer in job_instance_exitcode, found 'x'"
+    """
+
+    def __init__(self, label: str, value, expected: str, row):
+        self.label, self.value, self.expected, self.row = label, value, expected, row
+        super().__init__(f"expected {expected} in {label}, found {value!r}")
+
+    def error(self, where: str, schema: _Schema) -> ParseError:
+        """The ParseError naming the input, the row by its key, the column and the value."""
+        return ParseError(where, schema.row_name(self.label, self.row),
+                          f"{self.expected} in column {schema.column_name(self.label)}",
+                          str(self.value))
+
+
+def _num(row, label: str) -> float | None:
+    """The number in ``row[label]``, or None; a value that is no number raises WrongValue.
+
+    >>> _num({"invocation_remote_duration": 2}, "invocation_remote_duration")
+    2.0
+    """
+    return _typed(row, label, float, "a number")
+
+
+def _int(row, label: str) -> int | None:
+    """The integer in ``row[label]``, or None; any other value raises WrongValue."""
+    return _typed(row, label, int, "an integer")
+
+
+def _typed(row, label: str, convert, expected: str):
+    value = row[label]
+    if value is None:
+        return None
+    try:
+        out = convert(value)
+    except (TypeError, ValueError, OverflowError):
+        raise WrongValue(label, value, expected, row) from None
+    if convert is int and not INT64[0] <= out <= INT64[1]:
+        raise WrongValue(label, value, "an integer of 64 bits", row)
+    return out
 
 
 def _prop(key: str) -> str:
@@ -245,7 +348,7 @@ class _Reader:
                 "dax_file": r["workflow_dax_file"],
                 "dax_version": r["workflow_dax_version"],
                 "dag_file": r["workflow_dag_file_name"],
-                "plan_time": _num(r["workflow_timestamp"]),
+                "plan_time": _num(r, "workflow_timestamp"),
             })
             if r["workflow_user"]:
                 user = model.USER.uid(r["workflow_user"])
@@ -288,9 +391,9 @@ class _Reader:
         last = rows[-1]
         outcome = pc.workflow_outcome(
             [r["workflowstate_state"] for r in rows],
-            [_num(r["workflowstate_timestamp"]) for r in rows],
-            max(_int(r["workflowstate_restart_count"]) or 0 for r in rows),
-            _int(last["workflowstate_status"]), last["workflowstate_reason"])
+            [_num(r, "workflowstate_timestamp") for r in rows],
+            max(_int(r, "workflowstate_restart_count") or 0 for r in rows),
+            _int(last, "workflowstate_status"), last["workflowstate_reason"])
         yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), {"xwf_id": xwf, **outcome})
 
     def workflow_meta(self) -> Iterator[Record]:
@@ -328,7 +431,7 @@ class _Reader:
             self.hosts[r["host_host_id"]] = name
             yield Node(model.HOST, model.HOST.uid(name), {
                 "name": name, "ip": r["host_ip"], "uname": r["host_uname"],
-                "total_memory": _int(r["host_total_memory"]),
+                "total_memory": _int(r, "host_total_memory"),
             })
 
     # ----------------------------------------------------------- tasks
@@ -416,7 +519,8 @@ class _Reader:
         s = self.s
         js, ji = s.t["jobstate"], s.t["job_instance"]
         stmt = (
-            select(ji.c.job_id.label("k_job"), ji.c.job_submit_seq.label("k_seq"),
+            select(s.alias("k_job", "job_instance", "job_id"),
+                   s.alias("k_seq", "job_instance", "job_submit_seq"),
                    s.c("jobstate", "state"), s.c("jobstate", "timestamp"),
                    s.c("jobstate", "reason"))
             .select_from(js.join(ji, js.c.job_instance_id == ji.c.job_instance_id))
@@ -464,7 +568,7 @@ class _Reader:
             while pending is not None and pending[0] == key:
                 row = pending[1]
                 attempt.states.append(row["jobstate_state"])
-                attempt.times.append(_num(row["jobstate_timestamp"]))
+                attempt.times.append(_num(row, "jobstate_timestamp"))
                 if row["jobstate_reason"]:
                     attempt.reasons[row["jobstate_state"]] = row["jobstate_reason"]
                 pending = next(states, None)
@@ -494,7 +598,7 @@ class _Reader:
             return
         job_id, seq = r["job_exec_job_id"], r["job_instance_job_submit_seq"]
         uid = pc.job_instance_uid(xwf, job_id, seq)
-        raw = _int(r["job_instance_exitcode"])
+        raw = _int(r, "job_instance_exitcode")
         last = attempt.states[-1] if attempt.states else None
 
         def first(*names):
@@ -516,10 +620,10 @@ class _Reader:
             "site": r["job_instance_site"],
             "user": r["job_instance_user"],
             "work_dir": r["job_instance_work_dir"],
-            "cluster_start": _num(r["job_instance_cluster_start"]),
-            "cluster_duration": _num(r["job_instance_cluster_duration"]),
-            "local_duration": _num(r["job_instance_local_duration"]),
-            "multiplier_factor": _int(r["job_instance_multiplier_factor"]),
+            "cluster_start": _num(r, "job_instance_cluster_start"),
+            "cluster_duration": _num(r, "job_instance_cluster_duration"),
+            "local_duration": _num(r, "job_instance_local_duration"),
+            "multiplier_factor": _int(r, "job_instance_multiplier_factor"),
             "exitcode_raw": raw,
             **pc.decode_exitcode(raw),
             "stdout_file": r["job_instance_stdout_file"],
@@ -560,7 +664,7 @@ class _Reader:
             return
         job_id = r["job_exec_job_id"]
         uid = pc.job_uid(xwf, job_id)
-        raw = _int(last_row["job_instance_exitcode"]) if last_row is not None else None
+        raw = _int(last_row, "job_instance_exitcode") if last_row is not None else None
         last_state = last.states[-1] if last and last.states else None
         clustered = r["job_clustered"]
         yield Node(pegasus_model.JOB, uid, {
@@ -570,8 +674,8 @@ class _Reader:
             "submit_file": r["job_submit_file"],
             "type_desc": r["job_type_desc"],
             "clustered": None if clustered is None else bool(clustered),
-            "max_retries": _int(r["job_max_retries"]),
-            "task_count": _int(r["job_task_count"]),
+            "max_retries": _int(r, "job_max_retries"),
+            "task_count": _int(r, "job_task_count"),
             "executable": r["job_executable"],
             "argv": r["job_argv"],
             "attempts": attempts,
@@ -611,10 +715,10 @@ class _Reader:
                 self._drop("orphan_rows", "invocation", f"wf_id {r['job_wf_id']}")
                 continue
             job_id, seq = r["job_exec_job_id"], r["job_instance_job_submit_seq"]
-            inv_id = _int(r["invocation_task_submit_seq"])
+            inv_id = _int(r, "invocation_task_submit_seq")
             uid = pc.invocation_uid(xwf, job_id, seq, inv_id)
-            start, dur = _num(r["invocation_start_time"]), _num(r["invocation_remote_duration"])
-            raw = _int(r["invocation_exitcode"])
+            start, dur = _num(r, "invocation_start_time"), _num(r, "invocation_remote_duration")
+            raw = _int(r, "invocation_exitcode")
             task = r["invocation_abs_task_id"]
             yield Node(pegasus_model.INVOCATION, uid, {
                 "name": r["invocation_transformation"] or f"invocation {inv_id}",
@@ -623,15 +727,15 @@ class _Reader:
                 "start_time": start,
                 "duration": dur,
                 "end_time": start + dur if start is not None and dur is not None else None,
-                "remote_cpu_time": _num(r["invocation_remote_cpu_time"]),
+                "remote_cpu_time": _num(r, "invocation_remote_cpu_time"),
                 "exitcode_raw": raw,
                 **pc.decode_exitcode(raw),
                 "transformation": r["invocation_transformation"],
                 "executable": r["invocation_executable"],
                 "argv": r["invocation_argv"],
                 "task_id": task,
-                "maxrss": _int(r["invocation_maxrss"]),
-                "avg_cpu": _num(r["invocation_avg_cpu"]),
+                "maxrss": _int(r, "invocation_maxrss"),
+                "avg_cpu": _num(r, "invocation_avg_cpu"),
             })
             yield Edge(model.PART_OF, uid, pc.job_instance_uid(xwf, job_id, seq))
             if task:
@@ -660,7 +764,7 @@ class _Reader:
                     continue
                 yield Node(pegasus_model.JOB_INSTANCE, pc.job_instance_uid(
                     xwf, r["job_exec_job_id"], r["job_instance_job_submit_seq"]),
-                    {"tag": r["tag_name"], "tag_count": _int(r["tag_count"])})
+                    {"tag": r["tag_name"], "tag_count": _int(r, "tag_count")})
             self._orphans("tag", ("job_instance_id", base, ji.c.job_instance_id))
         if s.has("integrity"):
             integ = s.t["integrity"]
@@ -677,8 +781,8 @@ class _Reader:
                 kind = "".join(c if c.isalnum() else "_" for c in kind)
                 yield Node(pegasus_model.JOB_INSTANCE, pc.job_instance_uid(
                     xwf, r["job_exec_job_id"], r["job_instance_job_submit_seq"]), {
-                    f"integrity_{kind}_count": _int(r["integrity_count"]),
-                    f"integrity_{kind}_duration": _num(r["integrity_duration"]),
+                    f"integrity_{kind}_count": _int(r, "integrity_count"),
+                    f"integrity_{kind}_duration": _num(r, "integrity_duration"),
                 })
             self._orphans("integrity", ("job_instance_id", base, ji.c.job_instance_id))
 
@@ -889,6 +993,8 @@ def parse(target: str | Path, report: LoadReport) -> Iterator[Record]:
             yield from reader.invocations()
             yield from reader.attempt_extras()
             yield from reader.files()
+        except WrongValue as exc:  # text in a number column: no line to skip, the input stops
+            raise exc.error(where, schema) from None
         except SQLAlchemyError as exc:
             report.skip(where, None, "readable Stampede rows", str(exc).splitlines()[0])
         except UnicodeDecodeError as exc:  # a damaged file: a text value that is not UTF-8
