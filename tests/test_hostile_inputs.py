@@ -135,6 +135,26 @@ def test_wrong_types_in_a_stampede_database_are_one_clear_error(tmp_path, column
             pass
 
 
+def test_a_column_declared_numeric_over_text_rows_is_one_clear_error(tmp_path):
+    """Found by the fuzz test in CI: one flipped bit made the schema say ``argv UEXT``, which
+    SQLite and SQLAlchemy read as NUMERIC, and SQLAlchemy's conversion of the text rows
+    escaped as a TypeError. Now the parser names the row, the column and the value."""
+    from .conftest import SAMPLES
+
+    data = bytearray((SAMPLES / "pegasus" / "hierarchical_wf_success.stampede.db").read_bytes())
+    at = data.find(b"argv TEXT", data.find(b"CREATE TABLE job ("))
+    data[at + len("argv ")] ^= 1  # TEXT -> UEXT
+    db = tmp_path / "flipped.stampede.db"
+    db.write_bytes(bytes(data))
+    from lineage.sources import registry
+
+    fmt = registry.detect(db)
+    with pytest.raises(ParseError, match=r"flipped.stampede.db:job row \(job.job_id \d+.*\): "
+                                         r"expected a number in column job.argv, found '.*"):
+        for _ in fmt.parse(db, LoadReport(str(db), fmt.name, lenient=True)):
+            pass
+
+
 @pytest.mark.parametrize("args", [
     ["query", "chimbuko/top_anomalies", "-p", "limit=99999999999999999999"],
     ["query", "RETURN $x AS x", "-p", "x=99999999999999999999"],
