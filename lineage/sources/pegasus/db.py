@@ -168,7 +168,8 @@ class _Schema:
                 for name, value in row.items():
                     if name in numeric and not isinstance(value, (*NUMBERS, type(None))):
                         return WrongValue(name, value, "a number", row)
-        return WrongValue("a column", exc, "values SQLAlchemy can read", {})
+        return WrongValue(None, f"{type(exc).__name__}: {exc}", "values of the types the "
+                          "schema declares", {})
 
     def column_name(self, label: str) -> str:
         """``table.column`` for a label of :meth:`c` (``job_instance.exitcode``)."""
@@ -202,12 +203,14 @@ class WrongValue(ValueError):
     "expected an integer in job_instance_exitcode, found 'x'"
     """
 
-    def __init__(self, label: str, value, expected: str, row):
+    def __init__(self, label: str | None, value, expected: str, row):
         self.label, self.value, self.expected, self.row = label, value, expected, row
         super().__init__(f"expected {expected} in {label}, found {value!r}")
 
     def error(self, where: str, schema: _Schema) -> ParseError:
         """The ParseError naming the input, the row by its key, the column and the value."""
+        if self.label is None:  # SQLAlchemy refused a row, and read raw it looked right
+            return ParseError(where, None, self.expected, str(self.value))
         return ParseError(where, schema.row_name(self.label, self.row),
                           f"{self.expected} in column {schema.column_name(self.label)}",
                           str(self.value))
