@@ -33,7 +33,8 @@ from .conftest import SAMPLES
 from .netlogger_readers import READERS, reading_with
 
 #: LINEAGE_FUZZ_EXAMPLES=5000 searches deeper (a run before a release; CI keeps 200)
-FUZZ = settings(max_examples=int(os.environ.get("LINEAGE_FUZZ_EXAMPLES", "200")),
+EXAMPLES = int(os.environ.get("LINEAGE_FUZZ_EXAMPLES", "200"))
+FUZZ = settings(max_examples=EXAMPLES,
                 deadline=None, derandomize=False,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 INT64 = (-(2**63), 2**63 - 1)
@@ -148,7 +149,8 @@ def test_damaged_samples_parse_or_raise_our_error(fmt, scratch, data):
 
 @pytest.mark.parametrize("fmt", [f for f in FILE_FORMATS if f.name in SLOW_FORMATS],
                          ids=sorted(SLOW_FORMATS))
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=max(1, EXAMPLES // 16), deadline=None,  # 12 by default
+          suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_damaged_database_files_never_hang(fmt, scratch, data):
     """Byte-flipped UnQLite shards once hung the reader forever; now each parses or raises
