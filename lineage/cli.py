@@ -7,7 +7,8 @@ Exit codes (the same for every command):
 - 2 usage error: unknown option or template, a missing or unknown template parameter,
   `reset` without --yes;
 - 3 malformed input: a file a loader cannot parse (nothing of that input is in the graph;
-  --lenient skips and counts bad records instead);
+  --lenient skips and counts bad records instead, but not a value of the wrong type in a
+  database, which stops it either way: the message says which);
 - 4 Neo4j unavailable: the managed server could not be installed or started, or the server at
   NEO4J_URI does not answer.
 
@@ -39,7 +40,8 @@ from .humanize import human
 from .settings import Settings
 from .sources import SOURCES
 from .linking.rules import RULES as LINK_RULES
-from .errors import InputsFailed, LineageError, ParseError, ServerError, TemplateError
+from .errors import (InputsFailed, LineageError, ParseError, ServerError, TemplateError,
+                     lenient_helps)
 from .config import ConfigError
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
@@ -222,9 +224,11 @@ class _Main(click.Group):
         except ParseError as exc:
             several = isinstance(exc, InputsFailed)
             click.echo(f"error: malformed input: {exc}", err=True)
+            hint = ("--lenient skips and counts bad records instead" if lenient_helps(exc)
+                    else "--lenient cannot skip this (a database is one input, read whole): "
+                         "correct or remove the value named")
             click.echo(f"nothing of {'those inputs' if several else 'that input'} is in the "
-                       "graph; "
-                       "--lenient skips and counts bad records instead", err=True)
+                       f"graph; {hint}", err=True)
             sys.exit(EXIT_INPUT)
         except ServerError as exc:
             click.echo(f"error: {exc}", err=True)

@@ -29,6 +29,26 @@ class ParseError(LineageError):
         return type(self), (self.path, self.where, self.expected, self.found)
 
 
+class WholeInputError(ParseError):
+    """Malformed in a way ``--lenient`` cannot skip: the error stops the input in either mode
+    (a value of the wrong type in a database, which is one input with no line to leave out).
+
+    >>> lenient_helps(WholeInputError("x.stampede.db", "job row", "a number", "abc"))
+    False
+    """
+
+
+def lenient_helps(error: ParseError) -> bool:
+    """Whether ``--lenient`` would have skipped (some of) what stopped the load.
+
+    >>> lenient_helps(InputsFailed([ParseError("a.bp", 3, "a key=value pair"),
+    ...                             WholeInputError("b.db", None, "a number")]))
+    True
+    """
+    failures = error.failures if isinstance(error, InputsFailed) else [error]
+    return any(not isinstance(f, WholeInputError) for f in failures)
+
+
 class InputsFailed(ParseError):
     """Some inputs of a load were malformed: the others were loaded. ``failures`` holds each
     input's :class:`ParseError`, ``results`` every input's result; the message names them.

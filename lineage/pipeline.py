@@ -30,7 +30,8 @@ from typing import Any, Callable, Iterable, Iterator
 from . import loads, model, reader_process
 from .collector import fewer_collections
 from .early_nodes import EarlyNodes, EarlyWriteFailed
-from .errors import InputsFailed, LineageError, LoadInterrupted, ParseError, UnknownFormatError
+from .errors import (InputsFailed, LineageError, LoadInterrupted, ParseError, UnknownFormatError,
+                     WholeInputError)
 from .records import Edge, Node, as_json
 from .redact import redact_url
 from .settings import LoadOptions
@@ -340,9 +341,9 @@ def parse_to_spool(item: Input, report: LoadReport, spool: _Spool | None = None)
         spool.seal()
     except model.ModelError as exc:  # a reader could not build a uid: a missing or odd id
         spool.close()
-        raise ParseError(redact_url(item.path), None,
-                         "ids of the kinds the model declares (a required field or column "
-                         "is missing or of the wrong type)", str(exc)) from exc
+        raise WholeInputError(redact_url(item.path), None,
+                              "ids of the kinds the model declares (a required field or column "
+                              "is missing or of the wrong type)", str(exc)) from exc
     except OSError as exc:
         spool.close()
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
@@ -352,9 +353,9 @@ def parse_to_spool(item: Input, report: LoadReport, spool: _Spool | None = None)
         raise
     except (ValueError, TypeError, OverflowError) as exc:  # a value of the wrong type
         spool.close()
-        raise ParseError(redact_url(item.path), None,
-                         f"values of the types a {item.format.name} input holds",
-                         f"{type(exc).__name__}: {redact_url(str(exc))}") from exc
+        raise WholeInputError(redact_url(item.path), None,
+                              f"values of the types a {item.format.name} input holds",
+                              f"{type(exc).__name__}: {redact_url(str(exc))}") from exc
     except BaseException:
         spool.close()
         raise

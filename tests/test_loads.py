@@ -144,6 +144,31 @@ def test_a_directory_load_finishes_and_names_every_failed_input(lin, tmp_path, c
     assert one(lin, "MATCH (n:Execution) RETURN count(n) AS n") == 0
 
 
+def test_the_lenient_hint_is_given_only_where_lenient_would_skip(lin, tmp_path, cli_env):
+    """A bad BP line: the message points to --lenient. Text in a Stampede number column stops
+    the input in either mode, so the message says --lenient cannot skip it, and it cannot."""
+    import sqlite3
+
+    bad_bp = tmp_path / "bad.bp"
+    bad_bp.write_text(BD.read_text().replace("event=stampede.job.info",
+                                             "event=stampede.job.info ts=", 1))
+    db = tmp_path / "text-timestamp.stampede.db"
+    shutil.copy(SAMPLES / "pegasus" / "process_wf_failure.stampede.db", db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE jobstate SET timestamp = 'yesterday' WHERE rowid = 1")
+    runner = CliRunner(env=cli_env)
+    out = runner.invoke(cli.main, ["load", str(bad_bp)])
+    assert out.exit_code == cli.EXIT_INPUT
+    assert "--lenient skips and counts bad records instead" in out.output
+    for lenient in ([], ["--lenient"]):
+        out = runner.invoke(cli.main, ["load", str(db), *lenient])
+        assert out.exit_code == cli.EXIT_INPUT, out.output
+        assert "expected a number in column jobstate.timestamp, found 'yesterday'" in out.output
+        assert "--lenient cannot skip this" in out.output
+        assert "--lenient skips" not in out.output
+    assert one(lin, "MATCH (n:Job) RETURN count(n) AS n") == 0
+
+
 def test_fifos_devices_and_dangling_links_are_reported_not_read(lin, tmp_path):
     """A walk never blocks on a FIFO nor reads a device; a dangling link is reported."""
     import os

@@ -30,7 +30,7 @@ from urllib.parse import quote
 
 from ... import model
 from . import model as pegasus_model
-from ...errors import LineageError, ParseError
+from ...errors import LineageError, WholeInputError
 from ...records import Edge, Node, Record
 from . import mapping as pc
 from ..base import Format, LoadReport
@@ -197,7 +197,7 @@ def _python_type(sql_type):
 
 class WrongValue(ValueError):
     """A column value of the wrong type (text in a number column), with its row: :func:`parse`
-    turns it into the input's :class:`ParseError` (:meth:`error`).
+    turns it into the input's :class:`WholeInputError` (:meth:`error`).
 
     >>> str(WrongValue("job_instance_exitcode", "x", "an integer", {}))
     "expected an integer in job_instance_exitcode, found 'x'"
@@ -207,11 +207,11 @@ class WrongValue(ValueError):
         self.label, self.value, self.expected, self.row = label, value, expected, row
         super().__init__(f"expected {expected} in {label}, found {value!r}")
 
-    def error(self, where: str, schema: _Schema) -> ParseError:
-        """The ParseError naming the input, the row by its key, the column and the value."""
+    def error(self, where: str, schema: _Schema) -> WholeInputError:
+        """The error naming the input, the row by its key, the column and the value."""
         if self.label is None:  # SQLAlchemy refused a row, and read raw it looked right
-            return ParseError(where, None, self.expected, str(self.value))
-        return ParseError(where, schema.row_name(self.label, self.row),
+            return WholeInputError(where, None, self.expected, str(self.value))
+        return WholeInputError(where, schema.row_name(self.label, self.row),
                           f"{self.expected} in column {schema.column_name(self.label)}",
                           str(self.value))
 
