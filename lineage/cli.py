@@ -225,7 +225,7 @@ class _Main(click.Group):
             several = isinstance(exc, InputsFailed)
             click.echo(f"error: malformed input: {exc}", err=True)
             hint = ("--lenient skips and counts bad records instead" if lenient_helps(exc)
-                    else "--lenient cannot skip this (a database is one input, read whole): "
+                    else "--lenient cannot skip this (it stops the input in either mode): "
                          "correct or remove the value named")
             click.echo(f"nothing of {'those inputs' if several else 'that input'} is in the "
                        f"graph; {hint}", err=True)
