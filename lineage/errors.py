@@ -31,7 +31,8 @@ class ParseError(LineageError):
 
 class WholeInputError(ParseError):
     """Malformed in a way ``--lenient`` cannot skip: the error stops the input in either mode
-    (a value of the wrong type in a database, which is one input with no line to leave out).
+    (a value of the wrong type in a database, which is one input with no line to leave out; a
+    uid the model cannot build; a value a reader could not turn into a record).
 
     >>> lenient_helps(WholeInputError("x.stampede.db", "job row", "a number", "abc"))
     False
