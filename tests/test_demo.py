@@ -12,6 +12,9 @@ from lineage.connection import Graph, Settings
 
 from .conftest import SAMPLES
 from .conftest import run_cli as run
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 

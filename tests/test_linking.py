@@ -13,11 +13,12 @@ from lineage.linking.rules import Inputs, match
 
 from . import linked_run as run
 from .xalt_helpers import signed
+from .corpus import REPO, needs_corpus
 
 SAMPLES = Path(__file__).resolve().parent.parent / "lineage" / "samples"
 BLACKDIAMOND = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 ECHO_LOG = SAMPLES / "swift" / "001-echo-20090316-1711-i7icnjl1.log"
-BUNDLED = SAMPLES.parent / "samples_linked"
+BUNDLED = REPO / "lineage" / "samples_linked"
 XALT_ANALYZE = f"xalt:run:{run.RUN_ANALYZE}"
 XALT_GZIP = f"xalt:run:{run.RUN_GZIP}"
 XALT_ECHO = f"xalt:run:{run.RUN_ECHO}"
@@ -113,6 +114,7 @@ def test_chimbuko_needs_program_and_host_or_full_path():
     assert l.matched == ("exec_path", "time")
 
 
+@needs_corpus
 def test_bundled_linked_samples_are_what_the_builder_writes():
     assert sorted(p.name for p in BUNDLED.iterdir() if p.suffix == ".json") == sorted(run.files())
     for name, text in run.files().items():
@@ -132,6 +134,7 @@ def links_in(lin):
     return {(r["start"], r["type"], r["end"]): r for r in lin.query("link/existing")}
 
 
+@needs_corpus
 def test_every_rule_on_the_consistent_run_and_idempotency(linked):
     lin, _ = linked
     first = lin.link()
@@ -157,12 +160,14 @@ def test_every_rule_on_the_consistent_run_and_idempotency(linked):
     assert links_in(lin) == links
 
 
+@needs_corpus
 def test_dry_run_writes_nothing(linked):
     lin, _ = linked
     result = lin.link(dry_run=True)
     assert result.rules["scheduler_job"]["made"] == 2 and links_in(lin) == {}
 
 
+@needs_corpus
 def test_incremental_linking_and_stale_links(lin, tmp_path):
     files = run.write(tmp_path)
     chimbuko = [p for p in files if p.name.startswith("provdb_")]
@@ -186,6 +191,7 @@ def test_incremental_linking_and_stale_links(lin, tmp_path):
     assert (CHIMBUKO_RUN, "RAN_WITHIN", XALT_ANALYZE) in links_in(lin)  # other rules' stay
 
 
+@needs_corpus
 def test_ambiguous_runs_are_reported_with_their_candidates(linked):
     lin, directory = linked
     lin.link()  # first without the twin: the invocation is linked to the one run
@@ -216,6 +222,7 @@ def test_ambiguous_runs_are_reported_with_their_candidates(linked):
         ("RAN_WITHIN", run.INVOCATION)]
 
 
+@needs_corpus
 def test_explain_output_follows_a_result_across_systems(linked):
     lin, _ = linked
     lin.link()
@@ -248,6 +255,7 @@ def test_explain_output_follows_a_result_across_systems(linked):
     assert [(r["attempt"], r["execution"]) for r in unlinked] == [(run.ATTEMPT, None)]
 
 
+@needs_corpus
 def test_library_impact_and_path_between(linked):
     lin, _ = linked
     lin.link()
@@ -268,6 +276,7 @@ def test_library_impact_and_path_between(linked):
                                          "max_hops": 2}) == []
 
 
+@needs_corpus
 def test_cli_link_and_load_link(lin, tmp_path, cli_env):
     files = run.write(tmp_path)
     runner = CliRunner(env=cli_env)
@@ -307,6 +316,7 @@ def test_hostile_values_go_through_linking(lin, tmp_path, cli_env):
     assert out.exit_code == 0 and "<script>alert(1)</script>\nx" not in out.output
 
 
+@needs_corpus
 def test_run_views_of_xalt_chimbuko_and_library_reports(linked, tmp_path):
     """An XALT run's report shows what it ran, its build and its links; a Chimbuko run's its
     anomalies first; a library's the runs that loaded it."""
@@ -329,6 +339,7 @@ def test_run_views_of_xalt_chimbuko_and_library_reports(linked, tmp_path):
     assert "Runs that loaded it or were linked with it" in html and XALT_ANALYZE in html
 
 
+@needs_corpus
 def test_export_with_links_round_trips_the_links(linked, tmp_path, cli_env):
     lin, _ = linked
     lin.link()
