@@ -30,7 +30,7 @@ from pathlib import Path
 import networkx as nx
 
 import lineage
-from lineage import templates
+from lineage.query import templates
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_ancestry_depth import PREFIX, build, clean  # noqa: E402

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import lineage
-from lineage.writer import ensure_schema
+from lineage.load.writer import ensure_schema
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import legacy_bounded  # noqa: E402

@@ -32,7 +32,7 @@ NOW = "now (the template's bounded search)"
 def build(lin, n: int, width: int) -> None:
     # the model's constraints and indexes first: on a fresh server (no load yet) every
     # uid look-up below, and every question after, would scan the label instead
-    from lineage.writer import ensure_schema
+    from lineage.load.writer import ensure_schema
 
     ensure_schema(lin.graph.driver, lin.graph.database)
     rng = random.Random(7)

@@ -62,7 +62,7 @@ def main(n: int = 200_000, width: int = 1000, starts_count: int = 30, keep: bool
     os.environ["LINEAGE_NEO4J_PLUGINS"] = str(plugins_with_apoc(plugins))
     import lineage
     from lineage import server
-    from lineage.writer import ensure_schema
+    from lineage.load.writer import ensure_schema
 
     from bench_ancestry_depth import PREFIX, build, clean
 

@@ -27,7 +27,8 @@ import private_server
 def stage(name: str, path: str) -> dict:
     from lineage.sources.base import LoadReport
     from lineage.sources.pegasus.bp import parse
-    from lineage.pipeline import Input, load_input, parse_to_spool
+    from lineage.load.inputs import Input
+    from lineage.load.pipeline import load_input, parse_to_spool
 
     fmt_report = LoadReport(path, "pegasus-bp")
     t0 = time.perf_counter()
@@ -44,7 +45,7 @@ def stage(name: str, path: str) -> dict:
     else:
         from lineage.api import connect
         from lineage.sources.registry import detect
-        from lineage.writer import Writer, ensure_schema
+        from lineage.load.writer import Writer, ensure_schema
 
         lin = connect()
         lin.reset()

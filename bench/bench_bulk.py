@@ -61,7 +61,7 @@ def run_variant(name: str, path: str, floor: int, budget: int) -> dict:
     name = name.removeprefix("base-")
     options = None
     if name == "bulk-disk":
-        from lineage.settings import LoadOptions
+        from lineage.config.settings import LoadOptions
 
         name, options = "bulk", LoadOptions(bulk_fold_elements=budget)
     if name == "bulk":  # where the time goes: CSV, stop + import + start, schema
@@ -97,10 +97,10 @@ def run_variant(name: str, path: str, floor: int, budget: int) -> dict:
         assert result.status == "loaded", result.as_dict()
         seconds = time.perf_counter() - t0
     else:
-        from lineage import pipeline
+        from lineage.load import pipeline
         from lineage.sources.base import LoadReport
         from lineage.sources.registry import detect
-        from lineage.writer import Writer, ensure_schema
+        from lineage.load.writer import Writer, ensure_schema
 
         ensure_schema(lin.graph.driver, lin.graph.database)
         fmt = detect(Path(path))

@@ -124,7 +124,7 @@ def phase_parse(path: Path) -> dict:
 def phase_load(path: Path, state: Path, reset_ok: bool) -> dict:
     from lineage import server
     from lineage.api import Lineage
-    from lineage.connection import Graph, Settings
+    from lineage.server.connection import Graph, Settings
 
     started = False
     if os.environ.get("NEO4J_URI"):

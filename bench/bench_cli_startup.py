@@ -69,7 +69,7 @@ def main() -> None:
               f"{'this min':>9} {'ratio':>6}")
         for argv in COMMANDS:
             times: dict[str, list[float]] = {name: [] for name in trees}
-            for name, root in trees.items():  # one unmeasured run each: the page cache
+            for root in trees.values():  # one unmeasured run each: the page cache
                 run_once(root, argv, env)
             for _ in range(args.runs):
                 for name, root in trees.items():

@@ -43,7 +43,7 @@ def child(mode: str, fmt: str, uid: str, out: str) -> None:
         if mode == "streamed":
             lin.export(uid, out, fmt=fmt)
         else:  # the whole subgraph in memory first
-            from lineage import exchange
+            from lineage.answers import exchange
 
             nodes, edges = lin.subgraph_rows(uid)
             if fmt == "graphml":

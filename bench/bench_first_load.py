@@ -87,10 +87,10 @@ def warm_up(info: dict, password: str, shard: Path) -> float:
     """The schema, then ``shard``'s records written by the loader's Writer and rolled back."""
     import neo4j
 
-    from lineage.records import Edge, Node
+    from lineage.model.records import Edge, Node
     from lineage.sources.base import LoadReport
     from lineage.sources.chimbuko.mapping import parse_unqlite
-    from lineage.writer import Writer, ensure_schema
+    from lineage.load.writer import Writer, ensure_schema
 
     records = list(parse_unqlite(shard, LoadReport(str(shard), "chimbuko-unqlite")))
     t0 = time.perf_counter()

@@ -32,8 +32,9 @@ def fold_and_write_once(root: str, path: str) -> dict:
     """Parse ``path`` with the package in ``root``, then time its fold and its CSV."""
     sys.path.insert(0, root)
     from lineage import bulk
-    from lineage.collector import fewer_collections
-    from lineage.pipeline import Input, parse_to_spool
+    from lineage.load.collector import fewer_collections
+    from lineage.load.inputs import Input
+    from lineage.load.pipeline import parse_to_spool
     from lineage.sources.base import LoadReport
     from lineage.sources.registry import detect
 

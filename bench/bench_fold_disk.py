@@ -24,9 +24,11 @@ sys.path.insert(0, str(ROOT))
 
 def run_once(path: str, budget: int, processes: str) -> dict:
     """One parse and fold on disk of ``path``: seconds of each stage, peak RSS."""
-    from lineage import bulk, loads
-    from lineage.collector import fewer_collections
-    from lineage.pipeline import expand, first_result, identity, parse_to_spool
+    from lineage import bulk
+    from lineage.load import loads
+    from lineage.load.collector import fewer_collections
+    from lineage.load.inputs import expand, identity
+    from lineage.load.pipeline import first_result, parse_to_spool
     from lineage.sources.base import LoadReport
 
     if processes == "one":

@@ -19,10 +19,10 @@ import time
 import lineage
 from lineage import model
 from lineage.linking.rules import Inputs, _within, match
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 from lineage.sources.pegasus import model as pm
 from lineage.sources.xalt import model as xm
-from lineage.writer import Writer
+from lineage.load.writer import Writer
 
 TAG = "bench-link"
 WF = "bench-link-wf"

@@ -91,10 +91,11 @@ def _cpu(pid: int | None) -> float:
 
 def run_variant(name: str, path: str) -> dict:
     """Load ``path`` into an emptied graph with the writer of ``name``; timings and counts."""
-    from lineage import model, pipeline
+    from lineage import model
+    from lineage.load import pipeline
     from lineage.api import connect
-    from lineage.records import Node
-    from lineage.settings import LoadOptions
+    from lineage.model.records import Node
+    from lineage.config.settings import LoadOptions
     from lineage.sources.registry import detect
 
     if name == "before":
@@ -102,8 +103,8 @@ def run_variant(name: str, path: str) -> dict:
     elif name in THREADS:
         from lanes_writer import LanesWriter as Writer
     else:
-        from lineage.writer import Writer
-    from lineage.writer import ensure_schema
+        from lineage.load.writer import Writer
+    from lineage.load.writer import ensure_schema
 
     lin = connect()
     _clear(lin)

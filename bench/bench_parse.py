@@ -29,7 +29,8 @@ import checkouts
 def parse_once(root: str, path: str) -> dict:
     """Parse ``path`` with the package in ``root``; wall and CPU seconds, record count."""
     sys.path.insert(0, root)
-    from lineage.pipeline import Input, parse_to_spool
+    from lineage.load.inputs import Input
+    from lineage.load.pipeline import parse_to_spool
     from lineage.sources.base import LoadReport
     from lineage.sources.registry import detect
 

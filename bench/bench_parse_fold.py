@@ -28,8 +28,9 @@ def parse_and_fold_once(root: str, path: str) -> dict:
     """Parse and fold ``path`` as the bulk load of the package in ``root`` does."""
     sys.path.insert(0, root)
     from lineage import bulk
-    from lineage.collector import fewer_collections
-    from lineage.pipeline import Input, parse_to_spool
+    from lineage.load.collector import fewer_collections
+    from lineage.load.inputs import Input
+    from lineage.load.pipeline import parse_to_spool
     from lineage.sources.base import LoadReport
     from lineage.sources.registry import detect
 

@@ -50,7 +50,7 @@ BEFORE = "lin.query before (levels from Python)"
 def build(lin, n: int, edges: list[tuple[int, int]]) -> None:
     # the model's constraints and indexes first: on a fresh server (no load yet) every
     # uid look-up below, and every question after, would scan the label instead
-    from lineage.writer import ensure_schema
+    from lineage.load.writer import ensure_schema
 
     ensure_schema(lin.graph.driver, lin.graph.database)
     rows = [{"uid": f"{PREFIX}{i}", "id": i} for i in range(n)]
@@ -169,7 +169,7 @@ def main(shape: str, n: int, starts_count: int = 30) -> None:
                 name = "ancestors" if upstream else "descendants"
                 for depth in DEPTHS:
                     bound = {} if depth is None else {"max_depth": depth}
-                    template = lineage.templates.get(name)
+                    template = lineage.query.templates.get(name)
                     ways = {
                         "lin.query": lambda u: len(lin.query(name, uid=u, **bound)),
                         "lin.query_page": lambda u: lin.query_page(

@@ -75,7 +75,7 @@ def build(lin, n: int, width: int, chain: int) -> list[tuple[str, str]]:
     as (child, parent) uids."""
     import random
 
-    from lineage.writer import ensure_schema
+    from lineage.load.writer import ensure_schema
 
     ensure_schema(lin.graph.driver, lin.graph.database)
     rng = random.Random(7)

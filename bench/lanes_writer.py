@@ -2,7 +2,7 @@
 with lineage/writer.py (variants ``overlap`` and ``parallel``): measured no faster on the
 2-core development machine (see the README's Benchmarks), so not part of the package.
 
-``LanesWriter(driver, database, threads=n)`` is lineage.writer.Writer whose batches are sent
+``LanesWriter(driver, database, threads=n)`` is lineage.load.writer.Writer whose batches are sent
 by ``n`` threads, each with its own session, taking jobs from its own bounded queue (two
 batches waiting: memory stays flat) while the caller reads the spool and builds the next
 rows. Nodes go to a lane by their uid's hash; relationships by their end node's hash (the
@@ -21,8 +21,8 @@ from typing import Callable, Iterable
 
 from neo4j.exceptions import ConstraintError
 
-from lineage.records import Edge, Node
-from lineage.writer import (BATCH_BYTES, BATCH_ROWS, WriteStats, Writer, _props, _size,
+from lineage.model.records import Edge, Node
+from lineage.load.writer import (BATCH_BYTES, BATCH_ROWS, WriteStats, Writer, _props, _size,
                             _write_nodes, send_edge_batch)
 
 _STOP = object()
@@ -106,7 +106,7 @@ class Lanes:
 
 
 class LanesWriter(Writer):
-    """lineage.writer.Writer with ``threads`` sender threads (0: the caller's thread)."""
+    """lineage.load.writer.Writer with ``threads`` sender threads (0: the caller's thread)."""
 
     def __init__(self, driver, database=None, batch_size: int = BATCH_ROWS,
                  threads: int = 2):

@@ -9,7 +9,7 @@ from typing import Iterable
 from neo4j import Driver, ManagedTransaction
 
 from lineage import model
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 
 # The FOREACH clears the properties of an element that only earlier versions of this load
 # stated, the first time this version writes it (so a reload replaces the input's facts);

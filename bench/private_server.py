@@ -42,7 +42,7 @@ def connected(state: Path) -> Iterator:
     ``state`` (started, and stopped at the end)."""
     from lineage.api import Lineage
     from lineage.api import connect as env_connect
-    from lineage.connection import Graph, Settings
+    from lineage.server.connection import Graph, Settings
 
     if os.environ.get("NEO4J_URI"):
         with env_connect() as lin:

@@ -44,7 +44,7 @@ def first(folder: str, pattern: str) -> Path:
 
 def inputs() -> list:
     """Every input of the real samples as the loader walks them (none without the corpus)."""
-    from lineage.pipeline import expand
+    from lineage.load.inputs import expand
 
     return [i for i in expand([SAMPLES]) if i.format is not None] if SAMPLES.is_dir() else []
 
@@ -129,8 +129,8 @@ def _chimbuko_shard(out: Path) -> None:
 
 
 def _prov_json(out: Path) -> None:
-    from lineage import exchange
-    from lineage.records import Edge, Node
+    from lineage.answers import exchange
+    from lineage.model.records import Edge, Node
     from lineage.sources import registry
     from lineage.sources.base import LoadReport
 

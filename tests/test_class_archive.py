@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from lineage import class_archive, server
+from lineage.server import class_archive
+from lineage import server
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 
 from lineage import server
 from lineage.api import Lineage
-from lineage.connection import Graph, Settings
+from lineage.server.connection import Graph, Settings
 
 from .conftest import SAMPLES
 from .conftest import run_cli as run

@@ -88,7 +88,7 @@ def test_linked_wholes_and_the_html_page(lin, tmp_path, cli_env):
     build (same path, other sha1) and showed fewer anomalies, each linked to XALT runs."""
     import re
 
-    from lineage.settings import LoadOptions
+    from lineage.config.settings import LoadOptions
 
     from . import linked_run as run
     from .xalt_helpers import signed

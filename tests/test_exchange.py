@@ -2,7 +2,6 @@
 PROV-JSON import (other tools' documents and round trips of our own)."""
 
 import json
-from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -190,7 +189,7 @@ def test_a_diffs_two_sides_export_as_one_document(lin, tmp_path, cli_env):
     events = tmp_path / "ab.jsonl"
     lin.export([a, b], events, fmt="openlineage")
     run_ids = {json.loads(line)["run"]["runId"] for line in events.read_text().splitlines()}
-    from lineage.openlineage import run_id
+    from lineage.answers.openlineage import run_id
     assert {run_id(a), run_id(b)} <= run_ids
 
 
@@ -198,7 +197,7 @@ def test_a_diffs_two_sides_export_as_one_document(lin, tmp_path, cli_env):
 def test_streamed_exports_equal_the_documents_built_whole(lin, tmp_path, monkeypatch):
     """Exports stream in batches (here 7 elements, so many batches and spooled sections): the
     documents equal those the ``prov`` package and networkx build from the whole subgraph."""
-    from lineage import exchange
+    from lineage.answers import exchange
 
     lin.load([BD])
     nodes, edges = lin.subgraph_rows(BD_WF)
@@ -224,7 +223,7 @@ def test_streamed_exports_equal_the_documents_built_whole(lin, tmp_path, monkeyp
 
 
 def test_graphml_keeps_value_types_and_shows_control_characters_as_escapes(tmp_path):
-    from lineage import exchange
+    from lineage.answers import exchange
 
     nodes = [
         {"uid": "a<&\">'", "kind": "Host", "properties": {
@@ -244,7 +243,7 @@ def test_graphml_keeps_value_types_and_shows_control_characters_as_escapes(tmp_p
 
 
 def test_an_export_that_fails_midway_leaves_no_file(tmp_path):
-    from lineage import exchange
+    from lineage.answers import exchange
 
     def rows():
         yield {"uid": "a", "kind": "Host", "properties": {"name": "a"}}

@@ -6,7 +6,7 @@ import uuid
 from click.testing import CliRunner
 
 from lineage import cli
-from lineage.openlineage import run_id
+from lineage.answers.openlineage import run_id
 
 from .conftest import SAMPLES
 from .corpus import needs_corpus

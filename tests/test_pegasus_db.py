@@ -12,7 +12,7 @@ from lineage.errors import ParseError
 from lineage.sources.registry import detect
 from lineage.sources.base import LoadReport
 from lineage.sources.pegasus.db import parse, sqlite_url
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 
 from .conftest import SAMPLES
 from .pegasus_fixtures import failure_db_with_workflow_files
@@ -244,7 +244,7 @@ def test_database_url_loads_the_same(lin):
 
 @needs_corpus
 def test_bp_and_database_of_one_run_give_one_graph(lin):
-    for bp, db in ((FAIL_BP, FAIL_DB), (HIER_BP, HIER_DB)):
+    for db in (FAIL_DB, HIER_DB):
         lin.load([db])
     alone = (count(lin, "MATCH (n:Lineage) RETURN count(n) AS n"),
              count(lin, "MATCH (:Lineage)-[r]->(:Lineage) RETURN count(r) AS n"))

@@ -196,11 +196,11 @@ def _hits(plan):
 def test_blocked_by_search_prunes_on_a_wide_diamond(lin):
     """12 layers of 10 fully connected jobs (10**11 paths): the upstream search for the job
     that blocked the never-submitted one must cost in proportion to nodes and edges."""
-    from lineage import templates
+    from lineage.query import templates
 
     width, layers = 10, 12
-    jobs = [{"uid": f"d:{l}:{i}", "status": "failed" if l == layers - 1 else "running"}
-            for l in range(layers) for i in range(width)]
+    jobs = [{"uid": f"d:{layer}:{i}", "status": "failed" if layer == layers - 1 else "running"}
+            for layer in range(layers) for i in range(width)]
     lin.graph.run("CREATE (:Lineage:Activity:Workflow:Run {uid: 'wf:d'})", {}, write=True)
     lin.graph.run("MATCH (w:Workflow {uid: 'wf:d'}) UNWIND $rows AS r "
                   "CREATE (j:Lineage:Activity:Job {uid: r.uid, job_id: r.uid, status: r.status})"
@@ -210,8 +210,8 @@ def test_blocked_by_search_prunes_on_a_wide_diamond(lin):
     lin.graph.run("MATCH (w:Workflow {uid: 'wf:d'}) "
                   "CREATE (:Lineage:Activity:Job {uid: 'd:top', job_id: 'd:top'})-[:PART_OF]->(w)",
                   {}, write=True)
-    edges = [{"a": f"d:{l}:{i}", "b": f"d:{l + 1}:{j}"}
-             for l in range(layers - 1) for i in range(width) for j in range(width)]
+    edges = [{"a": f"d:{layer}:{i}", "b": f"d:{layer + 1}:{j}"}
+             for layer in range(layers - 1) for i in range(width) for j in range(width)]
     edges += [{"a": "d:top", "b": f"d:0:{i}"} for i in range(width)]
     lin.graph.run("UNWIND $rows AS r MATCH (a:Lineage {uid: r.a}), (b:Lineage {uid: r.b}) "
                   "CREATE (a)-[:WAS_INFORMED_BY]->(b)", {"rows": edges}, write=True)

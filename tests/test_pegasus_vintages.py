@@ -6,7 +6,7 @@ import re
 
 from lineage.sources.base import LoadReport
 from lineage.sources.pegasus.bp import parse_lines
-from lineage.records import Node
+from lineage.model.records import Node
 
 from . import graphcheck
 from .conftest import SAMPLES

@@ -20,14 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from lineage import model, templates
+from lineage import model
+from lineage.query import templates
 from lineage.sources import registry as loaders
 from lineage.sources.pegasus import mapping as pc
 from lineage.sources.base import LoadReport
 from lineage.sources.pegasus.netlogger import parse_line
-from lineage.pipeline import Input, load_input
-from lineage.records import Node, clean_props
-from lineage.writer import Writer, ensure_schema
+from lineage.load.inputs import Input
+from lineage.load.pipeline import load_input
+from lineage.model.records import Node, clean_props
+from lineage.load.writer import Writer, ensure_schema
 
 from . import graphcheck
 from .conftest import SAMPLES
@@ -216,7 +218,7 @@ def _hostile_sqlite(path: Path) -> None:
     con.create_function("hostile", 1, lambda v: v if not isinstance(v, str) or not v
                         or NUMERIC.match(v) else v + SUFFIX)
     for table in tables:
-        for _, column, ctype, *_ in con.execute(f'PRAGMA table_info("{table}")').fetchall():
+        for _, column, *_ in con.execute(f'PRAGMA table_info("{table}")').fetchall():
             try:
                 con.execute(f'UPDATE "{table}" SET "{column}" = hostile("{column}")')
             except sqlite3.IntegrityError:  # a CHECK constraint (e.g. workflowstate.state)

@@ -228,7 +228,7 @@ def test_a_login_locked_by_wrong_passwords_is_tried_again_after_the_lock(neo4j_s
     lock out once instead of failing."""
     from neo4j.exceptions import ClientError
 
-    from lineage.connection import RATE_LIMITED, Graph
+    from lineage.server.connection import RATE_LIMITED, Graph
 
     for _ in range(3):  # (an earlier test's wrong login may already count)
         with GraphDatabase.driver(neo4j_settings.uri, auth=(neo4j_settings.user, "wrong")) as d:

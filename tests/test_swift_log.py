@@ -8,7 +8,7 @@ from lineage.sources import registry as loaders
 from lineage.errors import ParseError
 from lineage.sources.swift import log as swift_log
 from lineage.sources.base import LoadReport
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 
 from .conftest import SAMPLES
 from .swift_oracle import importer_counts

@@ -11,8 +11,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from lineage import exchange, model
-from lineage.records import Edge
+from lineage import model
+from lineage.answers import exchange
+from lineage.model.records import Edge
 from lineage.sources.base import LoadReport
 from lineage.sources.prov.provjson import parse_provjson
 from lineage.sources.swift import db as swift_db

@@ -16,7 +16,7 @@ import pytest
 from lineage.errors import ParseError
 from lineage.sources.swift import log as swift_log
 from lineage.sources.base import LoadReport
-from lineage.records import Node
+from lineage.model.records import Node
 
 from .conftest import SAMPLES
 from .corpus import needs_corpus

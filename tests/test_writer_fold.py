@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from lineage import model
-from lineage import writer as writer_module
-from lineage.pipeline import load
-from lineage.records import Edge, Node
-from lineage.writer import Writer
+from lineage.load import writer as writer_module
+from lineage.load.pipeline import load
+from lineage.model.records import Edge, Node
+from lineage.load.writer import Writer
 
 from . import graphcheck
 from .writer_spy import rows_sent as _rows_sent

@@ -40,3 +40,25 @@ INSTANCE_OF = RelType("INSTANCE_OF", doc="(attempt)-[:INSTANCE_OF]->(the job or 
 
 REL_TYPES = (USED, WAS_GENERATED_BY, WAS_INFORMED_BY, WAS_DERIVED_FROM, HAD_MEMBER,
              WAS_ASSOCIATED_WITH, WAS_STARTED_BY, PART_OF, INSTANCE_OF)
+
+# ---------------------------------------------------------------- in PROV documents
+#: The namespace and prefix of this project's attributes in PROV documents (``lineage:kind``,
+#: ``lineage:uid``, ``lineage:<property>``; lists as JSON text under ``lineage:list__<name>``),
+#: which ``lineage export`` writes and the PROV reader takes back.
+NAMESPACE = "urn:lineage-explorer:"
+PREFIX = "lineage"
+LIST_PREFIX = "list__"
+
+#: PROV relation (as the prov package names its records) -> (lineage relationship type,
+#: the formal attributes naming its start and its end); ``wasInfluencedBy`` carries the
+#: relations PROV has no term for (with a ``lineage:type`` attribute).
+PROV_RELATIONS = {
+    "used": ("USED", "prov:activity", "prov:entity"),
+    "wasGeneratedBy": ("WAS_GENERATED_BY", "prov:entity", "prov:activity"),
+    "wasInformedBy": ("WAS_INFORMED_BY", "prov:informed", "prov:informant"),
+    "wasDerivedFrom": ("WAS_DERIVED_FROM", "prov:generatedEntity", "prov:usedEntity"),
+    "hadMember": ("HAD_MEMBER", "prov:collection", "prov:entity"),
+    "wasAssociatedWith": ("WAS_ASSOCIATED_WITH", "prov:activity", "prov:agent"),
+    "wasStartedBy": ("WAS_STARTED_BY", "prov:activity", "prov:starter"),
+    "wasInfluencedBy": (None, "prov:influencee", "prov:influencer"),
+}

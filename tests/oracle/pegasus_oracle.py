@@ -138,7 +138,7 @@ def statistics(db_path):
 
     db_url = f"sqlite:///{Path(db_path).resolve()}"
     result = {}
-    for wf_id, uuid, parent, _submit_dir in _workflows(db_url):
+    for _wf_id, uuid, parent, _submit_dir in _workflows(db_url):
         entry = {"parent_wf_id": parent}
         for key, expand in (("expanded", True), ("individual", False)):
             stats = StampedeStatistics(db_url, expand)

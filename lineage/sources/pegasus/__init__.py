@@ -1,8 +1,13 @@
 """Pegasus (Stampede): NetLogger BP streams, monitord JSON lines and stampede databases.
 
 ``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
-and each module in :data:`READERS` reads one input format (its ``FORMATS``).
+each reader module (``bp``, ``db``, ``jsonl``) reads one input format (its ``FORMATS``),
+``views`` says what reports, ``why``, ``diff``, exports and ``lineage link`` show of it, and
+``cypher/`` holds its templates (``pegasus/failed_jobs``, ...).
 """
 
-#: Reader modules, in the order their formats are tried when detecting a file.
-READERS = ('bp', 'db', 'jsonl')
+from ..source import Source
+
+SOURCE = Source(
+    "pegasus", "Pegasus workflows: Stampede event streams (NetLogger BP, monitord JSON lines) "
+    "and stampede databases", readers=("bp", "db", "jsonl"))

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator
 
 from ... import model
 from . import model as pegasus_model
-from ...records import Edge, Node, Record
+from ...model.records import Edge, Node, Record
 from . import mapping as pc
 from ..lines import bounded_lines
 from ..base import Format, LoadReport
@@ -293,6 +293,7 @@ class _Events:
         lfn = _need(ev, "lfn.id")
         uid = pc.file_uid(xwf, lfn)
         yield Node(pegasus_model.FILE, uid, {"name": lfn, "lfn": lfn})
+        yield Edge(model.PART_OF, uid, pc.workflow_uid(xwf))
         task = ev.get("task.id")
         if task:
             # wf.map.file says a task touches a file, not in which direction
@@ -304,6 +305,7 @@ class _Events:
         yield Node(pegasus_model.FILE, pc.file_uid(xwf, lfn), {
             "lfn": lfn, "pfn": ev.get("pfn"), "site": ev.get("site"),
         })
+        yield Edge(model.PART_OF, pc.file_uid(xwf, lfn), pc.workflow_uid(xwf))
 
     def meta(self, ev, ts):
         xwf = _need(ev, "xwf.id")
@@ -315,6 +317,7 @@ class _Events:
         elif event == "rc.meta":
             lfn = _need(ev, "lfn.id")
             yield Node(pegasus_model.FILE, pc.file_uid(xwf, lfn), {"lfn": lfn, prop: value})
+            yield Edge(model.PART_OF, pc.file_uid(xwf, lfn), pc.workflow_uid(xwf))
         elif event == "job_inst.meta":
             job, seq = _need(ev, "job.id"), _int(ev, "job_inst.id", required=True)
             yield Node(pegasus_model.JOB_INSTANCE, pc.job_instance_uid(xwf, job, seq), {prop: value})

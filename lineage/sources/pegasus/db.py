@@ -31,7 +31,7 @@ from urllib.parse import quote
 from ... import model
 from . import model as pegasus_model
 from ...errors import LineageError, WholeInputError
-from ...records import Edge, Node, Record
+from ...model.records import Edge, Node, Record
 from . import mapping as pc
 from ..base import Format, LoadReport
 

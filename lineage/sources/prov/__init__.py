@@ -2,8 +2,10 @@
 from ``lineage export``: entities, activities and agents with their PROV relations.
 
 ``model`` declares the generic PROV kinds, ``mapping`` turns a document into graph records,
-and each module in :data:`READERS` reads one input format (its ``FORMATS``).
+and ``provjson`` reads the format (its ``FORMATS``).
 """
 
-#: Reader modules, in the order their formats are tried when detecting a file.
-READERS = ("provjson",)
+from ..source import Source
+
+SOURCE = Source("prov", "W3C PROV-JSON documents (other tools' and lineage export's)",
+                readers=("provjson",), views_module=None, title="PROV")

@@ -27,26 +27,12 @@ from collections import Counter
 from typing import Any, Iterator
 
 from ... import model
-from ...records import Edge, Node, Record
+from ...model.prov import LIST_PREFIX, PREFIX
+from ...model.prov import PROV_RELATIONS as RELATIONS
+from ...model.records import Edge, Node, Record
 from ..base import LoadReport
 from . import model as prov_model
 
-NAMESPACE = "urn:lineage-explorer:"
-PREFIX = "lineage"
-LIST_PREFIX = "list__"
-
-#: PROV relation (as the prov package names its records) -> (lineage relationship type,
-#: the formal attributes naming its start and its end).
-RELATIONS = {
-    "used": ("USED", "prov:activity", "prov:entity"),
-    "wasGeneratedBy": ("WAS_GENERATED_BY", "prov:entity", "prov:activity"),
-    "wasInformedBy": ("WAS_INFORMED_BY", "prov:informed", "prov:informant"),
-    "wasDerivedFrom": ("WAS_DERIVED_FROM", "prov:generatedEntity", "prov:usedEntity"),
-    "hadMember": ("HAD_MEMBER", "prov:collection", "prov:entity"),
-    "wasAssociatedWith": ("WAS_ASSOCIATED_WITH", "prov:activity", "prov:agent"),
-    "wasStartedBy": ("WAS_STARTED_BY", "prov:activity", "prov:starter"),
-    "wasInfluencedBy": (None, "prov:influencee", "prov:influencer"),
-}
 RELATION_OF = {prov: rel for prov, (rel, _, _) in RELATIONS.items() if rel}
 #: At most this many (relation, attribute) keys are counted apart; the rest are summed.
 MAX_DROPPED_KEYS = 50

@@ -17,7 +17,7 @@ import warnings
 from pathlib import Path
 from typing import Iterator
 
-from ...records import Record
+from ...model.records import Record
 from ..base import Format, LoadReport
 from .mapping import document_records
 

@@ -1,8 +1,12 @@
 """Swift: run logs and the PostgreSQL provenance database.
 
 ``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
-and each module in :data:`READERS` reads one input format (its ``FORMATS``).
+each reader module (``log``, ``db``) reads one input format (its ``FORMATS``), ``views``
+says what reports, ``why``, ``diff``, exports and ``lineage link`` show of it, and
+``cypher/`` holds its templates (``swift/ancestors``, ...).
 """
 
-#: Reader modules, in the order their formats are tried when detecting a file.
-READERS = ('log', 'db')
+from ..source import Source
+
+SOURCE = Source("swift", "Swift script runs: run logs and the provenance database",
+                readers=("log", "db"))

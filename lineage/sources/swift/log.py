@@ -53,7 +53,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ...records import Record
+from ...model.records import Record
 from . import mapping as sp
 from ..base import Format, LoadReport
 from ..lines import bounded_lines
