@@ -104,14 +104,14 @@ def _import_id_types(monkeypatch, node_files: list[str] | None = None) -> list[s
 
 @needs_corpus
 def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin, monkeypatch):
-    import lineage.bulk
+    from lineage.bulk import csv as bulk_csv
 
     bulk_lin.reset(force=True)
     normal = lin.load(INPUTS)
     node_files: list[str] = []
     id_types = _import_id_types(monkeypatch, node_files)
-    monkeypatch.setattr(lineage.bulk, "FORK_RELATIONSHIPS", 1)  # two writers, as at 10^6,
-    monkeypatch.setattr(lineage.bulk, "SHAPE_FILE_ROWS", 50)  # with kinds of files of their own
+    monkeypatch.setattr(bulk_csv, "FORK_RELATIONSHIPS", 1)  # two writers, as at 10^6,
+    monkeypatch.setattr(bulk_csv, "SHAPE_FILE_ROWS", 50)  # with kinds of files of their own
     bulk = bulk_lin.load(INPUTS, bulk=True)
     assert id_types == ["integer"]  # numbered nodes; no number is left as a property:
     # some kinds' nodes written by the relationships' writer, the rest here

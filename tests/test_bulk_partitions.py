@@ -250,7 +250,7 @@ def test_the_cli_prints_a_pending_input_with_its_folded_counts_in_input_order():
 
 @needs_corpus
 def test_one_process_folds_the_partitions_as_two_do(inputs, in_memory, tmp_path, monkeypatch):
-    from lineage import bulk
+    from lineage.bulk import csv as bulk
 
     forks = []
     monkeypatch.setattr(bulk, "_write_partitions_forked",
@@ -264,7 +264,7 @@ def test_one_process_folds_the_partitions_as_two_do(inputs, in_memory, tmp_path,
 
 
 def _breaking(monkeypatch, name, action):
-    from lineage import bulk
+    from lineage.bulk import csv as bulk
 
     real = getattr(bulk, name)
     calls = []
