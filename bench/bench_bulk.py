@@ -18,7 +18,7 @@ graph:
   input would take hours);
 - ``bulk-disk``: ``bulk`` with a fold budget of ``--budget`` graph elements
   (``LoadOptions.bulk_fold_elements``): past it the fold goes to disk, partition by
-  partition (lineage/bulk_partitions.py), so its peak RSS should not grow with the input;
+  partition (lineage/bulk/partitions.py), so its peak RSS should not grow with the input;
 - ``base-bulk``, ``base-driver``: ``bulk`` and ``driver`` with the package of another
   checkout (``--base``), for before/after comparisons in one run.
 
@@ -66,6 +66,7 @@ def run_variant(name: str, path: str, floor: int, budget: int) -> dict:
         name, options = "bulk", LoadOptions(bulk_fold_elements=budget)
     if name == "bulk":  # where the time goes: CSV, stop + import + start, schema
         from lineage import bulk, server
+        from lineage.bulk import admin, spill
 
         def timed(module, attr, label):
             real = getattr(module, attr)
@@ -78,16 +79,13 @@ def run_variant(name: str, path: str, floor: int, budget: int) -> dict:
                     phases[label] = phases.get(label, 0) + time.perf_counter() - t
             setattr(module, attr, run)
         timed(bulk, "parse_to_spool", "parse")
-        if hasattr(bulk, "_Fold"):  # the CSV, and past the budget the fold on disk
-            timed(bulk._Fold, "write_csv", "csv")
-        else:
-            timed(bulk, "write_csv", "csv")
+        timed(spill.Fold, "write_csv", "csv")  # the CSV, and past the budget the fold on disk
         if hasattr(server, "BackgroundStop"):  # the stop overlaps the parse: what was left
             timed(server.BackgroundStop, "wait", "stop (waited)")
-            timed(server, "import_full", "import+start")
+            timed(admin, "import_full", "import+start")
             timed(server, "_restart", "of which start")
         else:
-            timed(server, "import_full", "stop+import+start")
+            timed(admin, "import_full", "stop+import+start")
         timed(bulk, "ensure_schema", "schema")
     lin = connect()
     _clear(lin)

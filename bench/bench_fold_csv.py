@@ -1,5 +1,5 @@
-"""The bulk path's Python side after the parse: folding the spool (``bulk._Graph.add_input``)
-and writing neo4j-admin CSV (``bulk.write_csv``), this checkout against another one, side by
+"""The bulk path's Python side after the parse: folding the spool (``FoldedGraph.add_input``)
+and writing neo4j-admin CSV (``lineage.bulk.csv.write_csv``), this checkout against another one, side by
 side on the same input.
 
     git worktree add --detach /tmp/lineage-base acf6f61
@@ -31,7 +31,8 @@ import checkouts
 def fold_and_write_once(root: str, path: str) -> dict:
     """Parse ``path`` with the package in ``root``, then time its fold and its CSV."""
     sys.path.insert(0, root)
-    from lineage import bulk
+    from lineage.bulk.csv import write_csv
+    from lineage.bulk.fold import FoldedGraph
     from lineage.load.collector import fewer_collections
     from lineage.load.inputs import Input
     from lineage.load.pipeline import parse_to_spool
@@ -42,11 +43,11 @@ def fold_and_write_once(root: str, path: str) -> dict:
     report = LoadReport(path, fmt.name)
     with fewer_collections(), tempfile.TemporaryDirectory() as work:
         spool = parse_to_spool(Input(path, fmt, True), report)
-        graph = bulk._Graph()
+        graph = FoldedGraph()
         t0 = time.perf_counter()
         graph.add_input(spool, "bench:1", "bench:", report)
         t1 = time.perf_counter()
-        nodes, rels = bulk.write_csv(graph, Path(work))[:2]  # a third: the --id-type
+        nodes, rels = write_csv(graph, Path(work))[:2]  # a third: the --id-type
         t2 = time.perf_counter()
         spool.close()
         digest = _content_digest(nodes, rels)

@@ -1,5 +1,5 @@
-"""The bulk fold past its budget (lineage/bulk_partitions.py), without Neo4j: parse one input
-with a small fold budget, then fold the partitions and write the CSV (``_Fold.write_csv``),
+"""The bulk fold past its budget (lineage/bulk/partitions.py), without Neo4j: parse one input
+with a small fold budget, then fold the partitions and write the CSV (``Fold.write_csv``),
 with the relationships' partitions in a forked child (``two``) or in this process (``one``),
 each run a fresh process, alternating; prints seconds of each stage and peak RSS.
 
@@ -24,23 +24,25 @@ sys.path.insert(0, str(ROOT))
 
 def run_once(path: str, budget: int, processes: str) -> dict:
     """One parse and fold on disk of ``path``: seconds of each stage, peak RSS."""
-    from lineage import bulk
+    from lineage.bulk import csv as bulk_csv
+    from lineage.bulk.spill import Fold
     from lineage.load import loads
     from lineage.load.collector import fewer_collections
     from lineage.load.inputs import expand, identity
     from lineage.load.pipeline import first_result, parse_to_spool
+    from lineage.load.spool import Spool
     from lineage.sources.base import LoadReport
 
     if processes == "one":
-        bulk._second_core = lambda: False
+        bulk_csv._second_core = lambda: False
     [item] = list(expand([path]))
     with tempfile.TemporaryDirectory() as tmp, fewer_collections():
-        fold = bulk._Fold(bulk._Graph(), budget, Path(tmp), Path(path).stat().st_size)
+        fold = Fold(budget, Path(tmp), Path(path).stat().st_size)
         lid = loads.load_id(item.format.name, identity(item))
         report, result = LoadReport(item.path, item.format.name), first_result(item)
         t0 = time.perf_counter()
-        folding = fold.first_spool(loads.tag_of(lid, 1), f"{lid}:", report)
-        spool = parse_to_spool(item, report, folding)
+        folding = fold.first_store(loads.tag_of(lid, 1), f"{lid}:", report)
+        spool = parse_to_spool(item, report, Spool(store=folding) if folding else None)
         fold.add(spool, folding, loads.tag_of(lid, 1), f"{lid}:", report, result)
         t1 = time.perf_counter()
         (Path(tmp) / "csv").mkdir()

@@ -5,7 +5,7 @@ while reading it since the folding spool), this checkout against another one.
     python bench/bench_parse_fold.py --base /tmp/lineage-base bench/out/bench-200000.bp \\
         bench/out/shard-18000/provdb.0.unqlite --rounds 3
 
-Each run is a fresh process with one checkout's package: with a ``bulk._FoldingSpool``, the
+Each run is a fresh process with one checkout's package: with a ``FoldingStore``, the
 parse into it; without, the parse into the spool and ``_Graph.add_input`` after it (what each
 checkout's bulk load does), with the collector settings the bulk load uses. Prints the
 seconds per run, best and median, and the ratios (base / this: above 1 is faster here). Both
@@ -27,24 +27,20 @@ import checkouts
 def parse_and_fold_once(root: str, path: str) -> dict:
     """Parse and fold ``path`` as the bulk load of the package in ``root`` does."""
     sys.path.insert(0, root)
-    from lineage import bulk
+    from lineage.bulk.fold import FoldedGraph, FoldingStore
     from lineage.load.collector import fewer_collections
     from lineage.load.inputs import Input
     from lineage.load.pipeline import parse_to_spool
+    from lineage.load.spool import Spool
     from lineage.sources.base import LoadReport
     from lineage.sources.registry import detect
 
     fmt = detect(Path(path))
     report = LoadReport(path, fmt.name)
-    graph = bulk._Graph()
+    graph = FoldedGraph()
     with fewer_collections():
         t0 = time.perf_counter()
-        if hasattr(bulk, "_FoldingSpool"):
-            parse_to_spool(Input(path, fmt, True), report, bulk._FoldingSpool(graph, "bench:1"))
-        else:
-            spool = parse_to_spool(Input(path, fmt, True), report)
-            graph.add_input(spool, "bench:1", "bench:", report)
-            spool.close()
+        parse_to_spool(Input(path, fmt, True), report, Spool(store=FoldingStore(graph, "bench:1")))
         seconds = time.perf_counter() - t0
     return {"seconds": seconds, "elements": len(graph.nodes) + len(graph.edges)}
 
