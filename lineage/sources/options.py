@@ -63,9 +63,10 @@ class LoadOptions:
              tuple(sorted((k, v) for k, v in source_options.items() if v is not None)))
 
     def __getattr__(self, name: str) -> Any:
-        """A source's option by name (None when it is not set)."""
-        if name.startswith("_") or name in _FIELDS:
-            raise AttributeError(name)
+        """A source's option by name (None when it is not set); a name no source declares
+        is an ``AttributeError``."""
+        if name.startswith("_") or name in _FIELDS or name not in _declared_names():
+            raise AttributeError(f"{type(self).__name__} has no option {name!r}")
         return self.get(name)
 
     def get(self, name: str, default: Any = None) -> Any:
@@ -101,6 +102,11 @@ def _declared() -> tuple[Option, ...]:
 def options() -> list[Option]:
     """Every source's load options."""
     return list(_declared())
+
+
+@lru_cache(maxsize=1)
+def _declared_names() -> frozenset[str]:
+    return frozenset(option.name for option in _declared())
 
 
 def load_options(base: LoadOptions | None = None, **given: Any) -> LoadOptions:
