@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import time
 import uuid
 
 from .scenario import (AppCall, Attempt, Binary, Build, Campaign, DataFile, Host, InstrumentedRun,
@@ -91,16 +92,16 @@ def _build(name: str, version: str, epoch: float, libkeg: Library, mpi: bool) ->
         workdir=obj)
 
 
-def _tool(name: str, mpi: bool = False, libkeg: Library = LIBKEG) -> Binary:
+def _tool(name: str, mpi: bool = False, preloaded: tuple[Library, ...] = ()) -> Binary:
+    """A keg tool as installed in /opt/keg/bin (``preloaded``: libraries loaded first)."""
     build = _build(name, "4.2.0", T0 - 12 * DAY + 600 * len(name), LIBKEG, mpi)
-    libs = (libkeg, *((LIBMPI,) if mpi else ()), LIBSTDCXX, LIBM, LIBGCC, LIBC)
+    libs = (*preloaded, LIBKEG, *((LIBMPI,) if mpi else ()), LIBSTDCXX, LIBM, LIBGCC, LIBC)
     return Binary(f"/opt/keg/bin/{name}", sha1_of(f"{name} 4.2.0"), libs, build)
 
 
 PREPROCESS, FINDRANGE = _tool("preprocess"), _tool("findrange")
-ANALYZE = Binary(_tool("analyze", mpi=True).path, sha1_of("analyze 4.2.0"),
-                 (LIBTAU_PRELOAD, LIBTAU, *_tool("analyze", mpi=True).libraries),
-                 _tool("analyze", mpi=True).build)
+#: analyze runs under tau_exec, which preloads TAU
+ANALYZE = _tool("analyze", mpi=True, preloaded=(LIBTAU_PRELOAD, LIBTAU))
 #: the findrange left on c102's node image: built long before, with no link record
 FINDRANGE_OLD = Binary(FINDRANGE.path, sha1_of("findrange 3.9.1"),
                        (LIBKEG_OLD, LIBSTDCXX, LIBM, LIBGCC, LIBC),
@@ -136,29 +137,27 @@ def _tasks(bins: int) -> dict[str, Task]:
 
 
 def _lite(kind: str, planned: float, tool: str) -> str:
-    stamp = _iso(planned)
+    """The arguments of a data management job's kickstart, as the planner writes them."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(planned))
     return (f"pegasus-kickstart  -n pegasus::{kind} -N null -i - -R local  -L diamond "
             f"-T {stamp} {tool} ")
 
 
-def _iso(t: float) -> str:
-    from datetime import datetime, timezone
-
-    return datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+def _compute_job(task: Task, submit_dir: str) -> Job:
+    """The job of a compute task, named ``<transformation name>_<task id>``."""
+    name = task.transformation.split("::")[1].split(":")[0]  # keg::findrange:4.2
+    job_id = f"{name}_{task.task_id}"
+    return Job(job_id, "compute", f"{submit_dir}/00/00/{job_id}.sh", task=task)
 
 
 def _jobs(tasks: dict[str, Task], submit_dir: str, planned: float) -> tuple[Job, ...]:
     lite = "/usr/share/pegasus/sh/pegasus-lite-local.sh"
-    compute = tuple(Job(f"{t.transformation.split('::')[1].split(':')[0]}_{t.task_id}",
-                        "compute", f"{submit_dir}/00/00/"
-                        f"{t.transformation.split('::')[1].split(':')[0]}_{t.task_id}.sh",
-                        task=t) for t in tasks.values())
     return (
         Job("create_dir_diamond_0_local", "create-dir", lite,
             _lite("dirmanager", planned, "pegasus-transfer")),
         Job("stage_in_local_condorpool_0_0", "stage-in-tx", lite,
             _lite("transfer", planned, "pegasus-transfer  --threads 2")),
-        *compute,
+        *(_compute_job(t, submit_dir) for t in tasks.values()),
         Job("stage_out_local_condorpool_2_0", "stage-out-tx", lite,
             _lite("transfer", planned, "pegasus-transfer  --threads 2")),
     )
