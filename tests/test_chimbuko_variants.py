@@ -17,6 +17,9 @@ from lineage.sources.chimbuko.mapping import parse_json
 from lineage.sources.chimbuko.spellings import VARIANTS
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 CH = SAMPLES / "chimbuko"
 

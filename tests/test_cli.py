@@ -9,12 +9,14 @@ import sys
 
 from .conftest import SAMPLES
 from .conftest import run_cli as run
+from .corpus import needs_corpus
 
 BD = str(SAMPLES / "pegasus" / "blackdiamond-4.0.bp")
 BD_WF = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
 
 
 
+@needs_corpus
 def test_load_stats_query_report(lin, cli_env, tmp_path):
     run(cli_env, "load", BD)
     stats = json.loads(run(cli_env, "stats", "--json").stdout)
@@ -62,6 +64,7 @@ def test_cypher_list_and_show():
     assert "MATCH (start:Lineage {uid: $uid})" in shown
 
 
+@needs_corpus
 def test_reset_empties_the_graph(lin, cli_env):
     run(cli_env, "load", BD)
     run(cli_env, "reset", "--yes")
@@ -90,6 +93,7 @@ def test_demo_loads_samples_and_writes_reports(lin, cli_env, tmp_path):
     assert "a11a1e00-0000-4000-8000-000000000001" in page and "pegasus-analyze-4.0" in page
 
 
+@needs_corpus
 def test_verbose_logs_steps_and_never_the_password(lin, cli_env, tmp_path):
     secret = cli_env["NEO4J_PASSWORD"]
     quiet = run(cli_env, "load", BD)

@@ -15,7 +15,9 @@ from lineage.sources.pegasus.netlogger import parse_line
 from lineage.sources.xalt.mapping import check_crc
 
 from . import demo_scenario as demo
-from .conftest import SAMPLES
+from .corpus import SAMPLES, needs_corpus
+
+pytestmark = needs_corpus
 
 PEGASUS, XALT, CHIMBUKO, SWIFT = (SAMPLES / s for s in ("pegasus", "xalt", "chimbuko", "swift"))
 

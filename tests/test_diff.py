@@ -7,8 +7,11 @@ from click.testing import CliRunner
 from lineage import cli
 
 from .conftest import SAMPLES
+from .corpus import first, needs_corpus
 
-XALT_RUN = next((SAMPLES / "xalt").glob("run.*.json"))
+pytestmark = needs_corpus
+
+XALT_RUN = first("xalt", "run.*.json")
 FAIL_DB = SAMPLES / "pegasus" / "process_wf_failure.stampede.db"
 
 

@@ -11,6 +11,7 @@ from .conftest import SAMPLES
 from .test_load_pegasus import graph_fingerprint
 from .xalt_helpers import (BUILD_UUID, EXE_SHA1, LINK_S2, RUN_AAA, RUN_UUID, sample_run, signed,
                            zzz_from_aaa)
+from .corpus import needs_corpus
 
 RUN = f"xalt:run:{RUN_UUID}"
 BUILD = f"xalt:build:{BUILD_UUID}"
@@ -22,6 +23,7 @@ def one(lin, cypher, **params):
     return rows[0]
 
 
+@needs_corpus
 def test_shared_samples_load_and_connect(lin):
     results = lin.load([SAMPLES / "xalt"])
     assert [r.status for r in results] == ["loaded"] * 3

@@ -18,6 +18,7 @@ from lineage.records import Edge, Node
 from .conftest import SAMPLES
 from .xalt_helpers import (BUILD_UUID, EXE_SHA1, LINK_RT, LINK_S2, RUN_AAA, RUN_UUID, sample_run,
                            signed, syslog_lines, zzz_from_aaa)
+from .corpus import needs_corpus
 
 
 def parse(path, lenient=False, xalt_env="filtered"):
@@ -43,6 +44,7 @@ def edges(records, rel):
 
 
 # ------------------------------------------------------------------ detection
+@needs_corpus
 def test_xalt_samples_are_detected_and_no_other_source_is_claimed():
     for path in sorted((SAMPLES / "xalt").glob("*.json")):
         assert loaders.detect(path).name == "xalt-json", path
