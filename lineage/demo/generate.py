@@ -2,7 +2,8 @@
 found through the registry, writes its part under ``<directory>/<source>/``.
 
 >>> import tempfile, pathlib
->>> written = generate(pathlib.Path(tempfile.mkdtemp()))
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     written = generate(pathlib.Path(tmp))
 >>> {source: len(files.paths) for source, files in written.items()}
 {'pegasus': 4, 'swift': 1, 'chimbuko': 2, 'xalt': 31}
 """

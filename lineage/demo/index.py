@@ -30,7 +30,8 @@ _PAGE = """<!doctype html>
 <thead><tr><th>status</th><th>kind</th><th>run</th><th>started</th><th>uid</th></tr></thead>
 <tbody>
 {% for r in rows %}<tr><td>{{ r.status or "" }}</td><td>{{ r.kind }}</td>
-<td><a href="{{ r.report }}">{{ r.name }}</a></td><td>{{ human("start_time", r.start_time) or "" }}</td>
+<td><a href="{{ r.report }}">{{ r.name }}</a></td>
+<td>{{ human("start_time", r.start_time) or "" }}</td>
 <td>{{ r.uid }}</td></tr>
 {% endfor %}</tbody>
 </table>

@@ -171,16 +171,18 @@ def metadata_records(run: InstrumentedRun) -> list[dict]:
 
 
 def write(campaign: Campaign, directory: Path) -> DemoFiles:
-    """Write each instrumented run's anomalies and metadata under ``directory/chimbuko``."""
+    """Write the instrumented run's anomalies and metadata under ``directory/chimbuko``,
+    read as the run of its name (one load names one run: a campaign has at most one)."""
+    if len(campaign.instrumented) > 1:
+        raise ValueError("the demo loads one instrumented run (one chimbuko_run per load)")
     folder = Path(directory) / "chimbuko"
     folder.mkdir(parents=True, exist_ok=True)
-    paths, names = [], {}
+    paths = []
     for run in campaign.instrumented:
         for collection, records in (("anomalies", anomaly_records(run)),
                                     ("metadata", metadata_records(run))):
             path = folder / f"{run.name}_{collection}.json"
             path.write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
             paths.append(path)
-        names[run.name] = None
-    # one load names one run: the campaign holds one instrumented run
-    return DemoFiles(tuple(paths), {"chimbuko_run": next(iter(names))} if names else {})
+    options = {"chimbuko_run": run.name for run in campaign.instrumented}
+    return DemoFiles(tuple(paths), options)

@@ -4,9 +4,10 @@ directory holds, the monitord event stream (``diamond-0.bp``) and the Stampede d
 
 >>> import tempfile, pathlib
 >>> from lineage.demo import campaign
->>> files = write(campaign.build(), pathlib.Path(tempfile.mkdtemp()))
->>> sorted(p.name for p in files.paths)
-['diamond-0.bp', 'diamond-0.bp', 'diamond-0.stampede.db', 'diamond-0.stampede.db']
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     files = write(campaign.build(), pathlib.Path(tmp))
+...     [str(p.relative_to(tmp)) for p in files.paths][:2]
+['pegasus/run0001/diamond-0.bp', 'pegasus/run0001/diamond-0.stampede.db']
 """
 
 from __future__ import annotations

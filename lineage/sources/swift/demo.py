@@ -143,18 +143,18 @@ def log_lines(run: ScriptRun) -> list[str]:
         for variable, path in call.inputs:
             if path not in produced:  # already there: closed at once
                 log.mapped(t + 2.69, files[path], variable, path)
-    threads = {id(c): f"0-{n}" for n, c in enumerate(run.calls)}
-    for call in run.calls:
+    threads = [f"0-{n}" for n in range(len(run.calls))]  # a call's thread, in call order
+    for call, thread in zip(run.calls, threads):
         log.add(t + 2.71, "INFO", call.procedure,
-                f"PROCEDURE thread={threads[id(call)]} name={call.procedure}")
-    for call in run.calls:
+                f"PROCEDURE thread={thread} name={call.procedure}")
+    for call, thread in zip(run.calls, threads):
         for direction, pairs in (("input", call.inputs), ("output", call.outputs)):
             for variable, path in pairs:
                 log.add(t + 2.72, "INFO", "vdl:parameterlog",
-                        f"PARAM thread={threads[id(call)]} direction={direction} "
+                        f"PARAM thread={thread} direction={direction} "
                         f"variable={variable} provenanceid={files[path]}")
-    for n, call in enumerate(run.calls):
-        _execute(log, call, threads[id(call)], n == 0, files)
+    for n, (call, thread) in enumerate(zip(run.calls, threads)):
+        _execute(log, call, thread, n == 0, files)
     end = run.ended
     log.add(end - 0.061, "INFO", "vdl:cleanups", f"START cleanups=[[{run.run_id}, localhost]]")
     log.add(end - 0.059, "INFO", "vdl:cleanup", f"START dir={run.run_id} host=localhost")
