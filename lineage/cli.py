@@ -48,11 +48,6 @@ EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
 log = logging.getLogger("lineage.cli")
 
 
-def samples_dir() -> Path:
-    """The real provenance samples bundled with the package (see samples/NOTICE.md)."""
-    return Path(__file__).with_name("samples")
-
-
 # ------------------------------------------------------------------ output
 #: C0 and C1 control characters and DEL (escape sequences, NUL, bells), except newline and
 #: tab, which the table shows as \n and CSV quotes.
