@@ -10,7 +10,8 @@
   source's mapping calls for the command lines it stores.
 
 The secret part goes and the rest stays readable; a value whose secret cannot be cut out
-(a PEM private key) goes whole. Results are cached per distinct value.
+(a PEM private key) goes whole. :func:`redact_value` (and so :func:`redact_command_line`)
+remembers the results of recent distinct values.
 
 >>> redact_value("-Djavax.net.ssl.keyStorePassword=KsP4ss -Xmx2g")
 '-Djavax.net.ssl.keyStorePassword=[redacted] -Xmx2g'
@@ -52,7 +53,12 @@ def redact_text(text: str, mark: str = REDACTED) -> str:
     return _apply(text, spans, mark) if spans else text
 
 
-@functools.lru_cache(maxsize=1 << 16)
+#: distinct values remembered: a site's recurring environment values stay; more would only
+#: cost the garbage collector's time (a cache of 65,536 doubled the cost of unseen values)
+CACHED_VALUES = 8192
+
+
+@functools.lru_cache(maxsize=CACHED_VALUES)
 def redact_value(text: str, mark: str = REDACTED, program: str | None = None) -> str:
     """:func:`redact_text` plus the command-line rules on the words of ``text`` (``program``:
     the program whose arguments ``text`` holds, when it does not name it itself).

@@ -331,10 +331,9 @@ def fired(text: str) -> list[Rule]:
     return [rule for rule in RULES if any(t in low for t in rule.triggers)]
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def secret_spans(text: str) -> tuple[Span, ...]:
     """The secrets of ``text`` as sorted, merged ``(start, end, whole)`` spans; ``whole``
-    when the value cannot keep its readable rest (a private key). Cached per value.
+    when the value cannot keep its readable rest (a private key).
 
     >>> text = '{"user": "bob", "password": "hunter2"}'
     >>> [text[s:e] for s, e, _ in secret_spans(text)]
