@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from .detector import merge, secret_spans
+from .detector import may_hold_secret, merge, secret_spans
 from .words import text_word_spans, word_spans
 
 REDACTED = "[redacted]"
@@ -66,6 +66,8 @@ def redact_value(text: str, mark: str = REDACTED, program: str | None = None) ->
     >>> redact_value("--db-url x --api-key abc123 -v")
     '--db-url x --api-key [redacted] -v'
     """
+    if not may_hold_secret(text):
+        return text
     spans = secret_spans(text)
     words = text_word_spans(text, program)
     if words:

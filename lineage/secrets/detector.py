@@ -316,6 +316,20 @@ def trie_pattern(words: list[str]) -> str:
 #: every rule's triggers in one pattern, searched in the lower-cased value (a
 #: case-insensitive pattern costs Python's engine several times more)
 _ANY_TRIGGER = re.compile(trie_pattern([t for rule in RULES for t in rule.triggers]))
+#: the same, and an option word (what the command-line rules need): one search says whether
+#: a value may hold a secret at all
+_ANY_TRIGGER_OR_OPTION = re.compile(
+    trie_pattern([t for rule in RULES for t in rule.triggers] + [" -", "\t-", "\n-"]))
+
+
+def may_hold_secret(text: str) -> bool:
+    """False for a value no rule and no command-line rule can find a secret in (most of
+    them: paths, hashes, module lists), after one search.
+
+    >>> may_hold_secret("/usr/lib64/libm.so.6"), may_hold_secret("run --token x")
+    (False, True)
+    """
+    return text.startswith("-") or _ANY_TRIGGER_OR_OPTION.search(text.lower()) is not None
 
 
 def fired(text: str) -> list[Rule]:
