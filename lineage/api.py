@@ -237,7 +237,7 @@ class Lineage:
         format of that path); facts other loads also stated stay. Returns one summary per
         load (its id, path, and how many nodes and relationships were removed).
 
-        >>> lineage.connect().unload("lineage/samples/pegasus/blackdiamond-4.0.bp")  # doctest: +SKIP
+        >>> lineage.connect().unload("campaign/pegasus/run0001/diamond-0.bp")  # doctest: +SKIP
         [{'uid': 'load:...', 'nodes_removed': 79, 'edges_removed': 187, ...}]
         """
         key = str(load_or_path)
@@ -377,7 +377,7 @@ class Lineage:
     def why(self, uid: str) -> dict:
         """Why a Pegasus workflow or job, a Swift script run or an XALT execution failed:
         ``{uid, kind, status, problems}``, each problem with its status, exit code or signal,
-        host and the error lines of its output first (see :mod:`lineage.why`).
+        host and the error lines of its output first (see :mod:`lineage.answers.why`).
 
         >>> lin.why("pegasus:workflow:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3")["problems"][0]["causes"]  # doctest: +SKIP
         ['Unable to instantiate Transformation Catalog ...']
@@ -389,7 +389,7 @@ class Lineage:
     def diff(self, first: str, second: str) -> dict:
         """What differs between two runs of one kind (Pegasus workflows, Swift script runs,
         XALT executions, Chimbuko program runs; linked wholes across systems): ``{kind, first, second, differences}``, each difference a
-        row ``{aspect, name, first, second}``, most telling first (see :mod:`lineage.diff`);
+        row ``{aspect, name, first, second}``, most telling first (see :mod:`lineage.answers.diff`);
         ``Rows(result["differences"]).to_pandas()`` gives a DataFrame."""
         from .answers.diff import diff
 

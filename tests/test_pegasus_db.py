@@ -180,6 +180,7 @@ def test_legacy_schema_loads_what_it_has(tmp_path):
     assert not merged_nodes(recs, model.kind("Invocation"))
 
 
+@needs_corpus
 def test_workflow_files_give_file_lineage(tmp_path):
     db = failure_db_with_workflow_files(tmp_path)
     recs, _ = load(db)

@@ -157,6 +157,7 @@ def test_compare_runs(lin, tmp_path):
     assert len(everything) == 6
 
 
+@needs_corpus
 def test_file_lineage(lin, tmp_path):
     db = failure_db_with_workflow_files(tmp_path)
     lin.load([db])

@@ -21,12 +21,10 @@ from lineage.model import ModelError, status
 from lineage.report.build import report_data, stands_out
 from lineage.sources.xalt.model import EXECUTION
 
-from . import linked_run
+from . import demo_scenario as demo
 from .bigstream import write_stream
 from .corpus import REPO, SAMPLES, needs_corpus
 from .xalt_helpers import RUN_AAA, RUN_UUID, sample_run, signed, zzz_from_aaa
-
-PACKAGED = REPO / "lineage" / "samples"
 
 
 def test_every_kind_with_an_outcome_declares_the_status_type_and_its_rule():
@@ -66,11 +64,11 @@ def _generated_bp(directory: Path) -> Path:
 
 @needs_corpus
 def test_every_sample_and_generated_input_holds_declared_statuses_only(lin, tmp_path):
-    inputs = [SAMPLES, PACKAGED, PACKAGED.with_name("samples_linked"),
-              write_stream(tmp_path / "chain.bp", "wf-generated", range(50)),
-              _generated_bp(tmp_path)]
-    inputs += linked_run.write(tmp_path / "linked")
-    results = lin.load(inputs)
+    """The real samples, the demo campaign (every source's writer), a generated BP chain and
+    bench/gen_bp.py's stream."""
+    _, campaign = demo.load(lin, tmp_path / "campaign")
+    results = campaign + lin.load([SAMPLES, _generated_bp(tmp_path), write_stream(
+        tmp_path / "chain.bp", "wf-generated", range(50))])
     assert all(r.status in ("loaded", "unchanged", "unrecognised") for r in results), \
         [(r.path, r.status, r.error) for r in results if r.status == "failed"]
     found = lin.query("MATCH (n:Lineage) WHERE n.status IS NOT NULL "
@@ -83,6 +81,7 @@ def test_every_sample_and_generated_input_holds_declared_statuses_only(lin, tmp_
     assert labelled == failed > 0
 
 
+@needs_corpus
 def test_an_xalt_run_that_exited_1_is_failed_for_every_reader(lin, tmp_path):
     start = tmp_path / RUN_AAA.name
     start.write_text(signed(sample_run()))
@@ -105,6 +104,7 @@ def test_an_xalt_run_that_exited_1_is_failed_for_every_reader(lin, tmp_path):
     assert states == ["START", "FAIL"]
 
 
+@needs_corpus
 def test_an_xalt_run_that_exited_0_succeeded_and_one_without_its_end_has_no_status(lin,
                                                                                    tmp_path):
     start = tmp_path / RUN_AAA.name

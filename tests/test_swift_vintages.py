@@ -1,6 +1,6 @@
 """Every spelling of :data:`lineage.sources.swift.log.SPELLINGS`, one test each.
 
-Each test reads a real sample log (``lineage/samples/swift/``, Swift r2522, March 2009), or
+Each test reads a real sample log (``$LINEAGE_CORPUS/samples/swift/``, Swift r2522, March 2009), or
 a minimal variant derived from its real lines: a value given spaces, a line spelled as
 another Swift build writes it. ``COVERED`` names the test of each (event, vintage) pair and
 a test checks that it lists exactly the pairs of the table.

@@ -1,29 +1,35 @@
 """The registry: every source's declaration (:class:`.source.Source`), collected once, and what
 the generic code asks of them: the input formats (:func:`formats`, :func:`detect`,
 :func:`for_url`), the views (:func:`views`), the load options (:func:`load_options`, from
-:mod:`.options`) and the template folders (:func:`template_dirs`).
+:mod:`.options`), the template folders (:func:`template_dirs`) and the writers of the demo
+campaign (:func:`demo_writers`).
 
 >>> [f.name for f in formats() if f.source == "pegasus"][:1]
 ['pegasus-bp']
 >>> sorted(views().explainers)[:2]
 ['Execution', 'Job']
+>>> [source for source, _ in demo_writers()]
+['pegasus', 'swift', 'chimbuko', 'xalt']
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import UnknownFormatError
+from ..redact import redact_text, redact_url, unreadable_url
 from . import SOURCES, declarations
-from .base import Format, LoadReport
+from .base import DemoFiles, Format, LoadReport
 from .options import load_options, options
 from .source import Source, Views
 
-__all__ = ["Format", "LoadReport", "formats", "detect", "for_url", "SOURCES", "HEAD_BYTES",
-           "sources", "views", "options", "load_options", "template_dirs"]
+__all__ = ["Format", "LoadReport", "DemoFiles", "formats", "detect", "for_url",
+           "demo_writers", "SOURCES", "HEAD_BYTES", "sources", "views", "options",
+           "load_options", "template_dirs"]
 
 HEAD_BYTES = 64 * 1024
 
@@ -78,6 +84,15 @@ def template_dirs() -> dict[str, Path]:
     return {name: s.cypher_dir for name, s in sources().items() if s.cypher_dir.is_dir()}
 
 
+def demo_writers() -> list[tuple[str, Callable[..., DemoFiles]]]:
+    """``(source, write)`` of every source with a demo writer (``Source.demo``), in source
+    order: ``write(campaign, directory)`` writes that source's files of a
+    :class:`lineage.sources.scenario.Campaign` under ``directory`` and returns a
+    :class:`DemoFiles`."""
+    return [(name, importlib.import_module(source.module(source.demo)).write)
+            for name, source in sources().items() if source.demo]
+
+
 def detect(path: Path, source: str = "auto") -> Format | None:
     """The format that reads ``path`` (restricted to one source unless ``source`` is auto).
 
@@ -111,7 +126,7 @@ def for_url(url: str, source: str = "auto") -> Format:
     scheme = url.split(":", 1)[0].split("+", 1)[0]
     candidates = [f for f in formats() if scheme in f.url_schemes and source in ("auto", f.source)]
     if not candidates:
-        raise UnknownFormatError(f"{url}: no {source} loader reads {scheme}:// URLs")
+        raise UnknownFormatError(f"{redact_url(url)}: no {source} loader reads {scheme}:// URLs")
     if len(candidates) == 1:
         return candidates[0]
     tables = _tables_of(url)
@@ -119,7 +134,7 @@ def for_url(url: str, source: str = "auto") -> Format:
         if fmt.url_tables and all(t in tables for t in fmt.url_tables):
             return fmt
     raise UnknownFormatError(
-        f"{url}: a {scheme} database without the tables of "
+        f"{redact_url(url)}: a {scheme} database without the tables of "
         + " or ".join(f"{f.name} ({', '.join(f.url_tables)})" for f in candidates)
         + "; use --source to choose"
     )
@@ -129,10 +144,14 @@ def _tables_of(url: str) -> set[str]:
     from sqlalchemy import create_engine, inspect
     from sqlalchemy.exc import SQLAlchemyError
 
-    engine = create_engine(url)
+    try:
+        engine = create_engine(url)
+    except (ValueError, SQLAlchemyError) as exc:  # a URL it cannot parse (libpq multi-host)
+        raise UnknownFormatError(unreadable_url(url, exc)) from None
     try:
         return set(inspect(engine).get_table_names())
     except SQLAlchemyError as exc:
-        raise UnknownFormatError(f"{url.split('@')[-1]}: cannot list its tables: {exc}") from exc
+        raise UnknownFormatError(f"{redact_url(url)}: cannot list its tables: "
+                                 f"{redact_text(str(exc))}") from None
     finally:
         engine.dispose()

@@ -10,6 +10,7 @@ A source is a folder, ``lineage/sources/<name>/``, holding everything about it:
   tables and panels, its ``why`` explainers and ``diff`` differs, the children of its runs in
   an OpenLineage export, the rows it gives ``lineage link``;
 - ``cypher/``: its templates, named ``<name>/<file>`` (``pegasus/failed_jobs``);
+- ``demo.py`` (``demo``): the writer of its files of the demo campaign (``lineage demo``);
 - its load options (:class:`Option`): ``--env`` of XALT, ``--chimbuko-run`` of Chimbuko.
 
 Declarations are plain data: importing one imports no reader and no view (the command line
@@ -114,7 +115,8 @@ class Source:
     it reads, its reader modules in detection order, its load options, and where its views
     are (a module of the package holding ``VIEWS``, or None). ``package`` is the Python
     package of the folder (default ``lineage.sources.<name>``); ``title`` its name as people
-    write it (default: the name capitalised)."""
+    write it (default: the name capitalised); ``demo`` the module of the package whose
+    ``write(campaign, directory)`` writes its files of the demo campaign (None: it has none)."""
 
     name: str
     doc: str
@@ -122,6 +124,7 @@ class Source:
     title: str = ""
     options: tuple[Option, ...] = ()
     views_module: str | None = "views"
+    demo: str | None = None
     package: str = ""
 
     def __post_init__(self) -> None:

@@ -2,9 +2,9 @@
 
 ``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
 ``jsonfiles`` reads its formats (its ``FORMATS``), ``views`` says what reports, ``why``,
-``diff`` and ``lineage link`` show of it, and ``cypher/`` holds its templates
-(``xalt/library_users``, ...). Its load option ``xalt_env`` is what is kept of run
-environments (:data:`ENV_MODES`).
+``diff`` and ``lineage link`` show of it, ``demo`` writes its files of the demo campaign, and
+``cypher/`` holds its templates (``xalt/library_users``, ...). Its load option ``xalt_env``
+is what is kept of run environments (:data:`ENV_MODES`).
 """
 
 from ..source import Option, Source
@@ -15,7 +15,7 @@ ENV_DEFAULT = "filtered"
 
 SOURCE = Source(
     "xalt", "XALT: the programs and libraries jobs ran (run, link and pkg records, syslog)",
-    readers=("jsonfiles",), title="XALT",
+    readers=("jsonfiles",), title="XALT", demo="demo",
     options=(Option("xalt_env", ENV_DEFAULT,
                     "XALT run environments: none, filtered (secrets redacted; default) or all.",
                     choices=ENV_MODES, env="LINEAGE_XALT_ENV", cli="--env", profile=True),))
