@@ -13,9 +13,9 @@ from lineage.writer import Writer
 
 from . import graphcheck
 from .writer_spy import rows_sent as _rows_sent
-from .corpus import needs_corpus
+from .corpus import SAMPLES, needs_corpus
 
-SAMPLES = Path(__file__).resolve().parent.parent / "lineage" / "samples"
+
 
 
 @needs_corpus
