@@ -96,6 +96,8 @@ class _Attempt:
     states: list[str] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     exitcode_raw: int | None = None  # main.end's, overridden by post.end's (as Pegasus's loader)
+    # Pegasus 3.x: main.end / post.end without an exitcode key; the last state decides
+    by_state: bool = False
     linked: bool = False  # its INSTANCE_OF was stated (by an event whose records were kept)
 
 
@@ -365,6 +367,7 @@ class _Events:
         elif event == "job_inst.main.end":
             raw = _int(ev, "exitcode")
             attempt.exitcode_raw = raw
+            attempt.by_state = "exitcode" not in ev
             props.update({
                 "end_time": ts,
                 "status_code": status,
@@ -385,6 +388,8 @@ class _Events:
         elif event in ("job_inst.pre.end", "job_inst.post.end"):
             phase = "pre" if ".pre." in event else "post"
             raw = _int(ev, "exitcode")
+            if phase == "post":
+                attempt.by_state = "exitcode" not in ev
             props[f"{phase}_exitcode"] = pc.decode_exitcode(raw)["exitcode"] if raw else raw
             if phase == "post" and raw is not None:  # Pegasus's loader stores it as the attempt's
                 attempt.exitcode_raw = raw
@@ -394,7 +399,8 @@ class _Events:
         props["states"] = list(attempt.states)
         props["state_times"] = list(attempt.times)
         props["last_state"] = attempt.states[-1] if attempt.states else None
-        props["status"] = pc.attempt_status(attempt.exitcode_raw, props["last_state"])
+        props["status"] = pc.attempt_status(attempt.exitcode_raw, props["last_state"],
+                                            attempt.by_state)
         yield Node(pegasus_model.JOB_INSTANCE, uid, props)
         if not attempt.linked:  # once per attempt, not once per event (7 events a job)
             self.linking.append(attempt)
@@ -511,7 +517,8 @@ class _Events:
                 "attempts": counts[(xwf, job)],
                 "last_submit_seq": seq,
                 "last_state": last,
-                "status": pc.job_status(pc.attempt_status(attempt.exitcode_raw, last)),
+                "status": pc.job_status(pc.attempt_status(attempt.exitcode_raw, last,
+                                                          attempt.by_state)),
             })
 
 

@@ -194,8 +194,10 @@ STATE_OF_EVENT: dict[str, tuple[str, str | None]] = {
 #: Every spelling of an event key that Stampede streams have had, by the name the readers
 #: use. Pegasus's loader undots a key and remaps it (``workflow_loader.py``, ``attr_remap``),
 #: so ``job.id`` and ``exec_job.id`` (Pegasus 3.x monitord, e.g. in ``job_inst.host.info``)
-#: both reach ``exec_job_id``; ``task.id`` and ``abs_task.id`` both reach ``abs_task_id``.
+#: both reach ``exec_job_id``; ``task.id`` and ``abs_task.id`` both reach ``abs_task_id``;
+#: ``local.dur`` and ``local_duration`` (3.x ``job_inst.main.end``) both ``local_duration``.
 KEY_ALIASES: dict[str, str] = {
+    "local_duration": "local.dur",
     "exec_job.id": "job.id",
     "child.exec_job.id": "child.job.id",
     "parent.exec_job.id": "parent.job.id",
