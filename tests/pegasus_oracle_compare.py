@@ -72,6 +72,42 @@ def restarted_and_held_db(tmp_path: Path) -> Path:
     return db
 
 
+def signalled_task_db(tmp_path: Path) -> Path:
+    """process_wf_failure.stampede.db with the last attempt of task ID0000001 (ls) killed by
+    signal 9 (raw wait status 9) instead of exiting with code 2: a task that pegasus-statistics
+    counts failed."""
+    db = tmp_path / "signalled.stampede.db"
+    shutil.copy(FAIL_DB, db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE invocation SET exitcode = 9 WHERE invocation_id = 5")
+    return db
+
+
+def retried_subworkflow_db(tmp_path: Path) -> Path:
+    """hierarchical_wf_success.stampede.db whose sub-workflow job
+    (pegasus-plan_diamond_subworkflow, a dax job) failed once before it planned and ran the
+    sub-workflow: a first attempt (submit seq 5) whose pre script (the planner) exited 1,
+    the successful attempt renumbered 16."""
+    db = tmp_path / "retried-subworkflow.stampede.db"
+    shutil.copy(HIER_DB, db)
+    with sqlite3.connect(db) as conn:
+        conn.executescript("""
+            UPDATE job_instance SET job_submit_seq = 16 WHERE job_instance_id = 5;
+            INSERT INTO job_instance (job_instance_id, job_id, job_submit_seq, sched_id, site,
+                                      multiplier_factor, exitcode)
+                 VALUES (27, 13, 5, NULL, 'local', 1, 256);
+            INSERT INTO jobstate VALUES (27, 'PRE_SCRIPT_STARTED', 1677920400, 1, NULL);
+            INSERT INTO jobstate VALUES (27, 'PRE_SCRIPT_TERMINATED', 1677920409, 2, NULL);
+            INSERT INTO jobstate VALUES (27, 'PRE_SCRIPT_FAILED', 1677920409, 3, NULL);
+            INSERT INTO invocation (invocation_id, wf_id, job_instance_id, task_submit_seq,
+                                    start_time, remote_duration, exitcode, transformation,
+                                    executable)
+                 VALUES (51, 1, 27, -1, 1677920400, 9, 256, 'dagman::pre',
+                         '00/00/pegasus-plan_diamond_subworkflow.pre.sh');
+        """)
+    return db
+
+
 def restarted_held_bp(tmp_path: Path) -> Path:
     """blackdiamond-4.0.bp with the same two cases as a monitord stream:
 
@@ -120,6 +156,8 @@ STATISTICS_COLUMNS = {
     "subworkflows_total": ("sub_workflows", "total"),
     "subworkflows_succeeded": ("sub_workflows", "succeeded"),
     "subworkflows_failed": ("sub_workflows", "failed"),
+    "subworkflows_incomplete": ("sub_workflows", "incomplete"),
+    "subworkflow_retries": ("sub_workflows", "retries"),
     "workflow_wall_time": (None, "workflow_wall_time"),
     "cumulative_job_wall_time": (None, "cumulative_job_wall_time"),
     "cumulative_job_wall_time_submit_side": (None, "submit_side_job_wall_time"),

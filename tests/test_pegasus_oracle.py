@@ -15,8 +15,9 @@ import pytest
 from . import pegasus_vintages as vintages
 from .pegasus_oracle_compare import (
     BLACKDIAMOND_BP, FAIL_DB, HIER_DB, attempts_differences, failed_jobs_differences,
-    restarted_and_held_db, restarted_held_bp, run_oracle, statistics_differences,
-    subworkflow_differences, transformation_differences,
+    restarted_and_held_db, restarted_held_bp, retried_subworkflow_db, run_oracle,
+    signalled_task_db, statistics_differences, subworkflow_differences,
+    transformation_differences,
 )
 
 BLACKDIAMOND = "ea17e8ac-02ac-4909-b5e3-16e367392556"
@@ -46,8 +47,8 @@ def _inputs(name, pegasus_made_db, tmp_path):
         return BLACKDIAMOND_BP, pegasus_made_db
     if name == "blackdiamond_db":
         return pegasus_made_db, pegasus_made_db
-    if name == "restarted_held":
-        db = restarted_and_held_db(tmp_path)
+    if name in VARIANTS:
+        db = VARIANTS[name](tmp_path)
         return db, db
     if name == "pegasus3_bp":  # Pegasus's loader, then its rule for attempts without exit codes
         bp, db = vintages.pegasus3_bp(tmp_path), tmp_path / "pegasus3.stampede.db"
@@ -62,6 +63,10 @@ def _inputs(name, pegasus_made_db, tmp_path):
     run_oracle("bp-to-db", bp, db)
     return bp, db
 
+
+#: Sample databases changed to hold a case (pegasus_oracle_compare.py says which).
+VARIANTS = {"restarted_held": restarted_and_held_db, "signalled_task": signalled_task_db,
+            "retried_subworkflow": retried_subworkflow_db}
 
 #: Older database shapes (tests/pegasus_vintages.py): we read each as it is, Pegasus's tools
 #: read it after Pegasus's own `pegasus-db-admin update` brought it to schema 14.
@@ -102,8 +107,8 @@ def all_differences(lin, ours_input, oracle_db) -> list[tuple]:
 
 
 @pytest.mark.parametrize("name", ["process_wf_failure", "hierarchical_wf_success", "blackdiamond_bp",
-                                  "blackdiamond_db", "restarted_held", "restarted_held_bp",
-                                  "pegasus3_bp", *VINTAGES])
+                                  "blackdiamond_db", "restarted_held_bp", "pegasus3_bp",
+                                  *VARIANTS, *VINTAGES])
 def test_templates_agree_with_pegasus_tools(lin, name, pegasus_made_db, tmp_path):
     ours_input, oracle_db = _inputs(name, pegasus_made_db, tmp_path)
     assert all_differences(lin, ours_input, oracle_db) == KNOWN_DIFFERENCES.get(name, [])
@@ -124,6 +129,11 @@ def test_the_variants_hold_what_they_claim(tmp_path):
     assert stats["workflow_wall_time"] == 894.0 + 100.0 and stats["held_jobs"] == ["analyze_j4"]
     hier = run_oracle("statistics", HIER_DB)["48f759a4-165f-47d6-8c32-571649ce311b"]["individual"]
     assert hier["sub_workflows"]["total"] == 1 and hier["jobs"]["total"] == 12
+    signalled = run_oracle("statistics", signalled_task_db(tmp_path))[FAILURE]["individual"]
+    assert signalled["tasks"]["failed"] == 1 and signalled["tasks"]["incomplete"] == 0
+    retried = run_oracle("statistics", retried_subworkflow_db(tmp_path))
+    assert retried["48f759a4-165f-47d6-8c32-571649ce311b"]["individual"]["sub_workflows"] == {
+        "succeeded": 1, "failed": 0, "incomplete": 0, "total": 1, "retries": 1, "tries": 2}
 
 
 def test_oracle_reproduces_pegasus_statistics_on_the_failure_sample():
