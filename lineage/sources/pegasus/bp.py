@@ -19,17 +19,20 @@ from __future__ import annotations
 import hashlib
 import io
 import marshal
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ... import model
 from . import model as pegasus_model
+from ...errors import WholeInputError
 from ...records import Edge, Node, Record
 from . import mapping as pc
 from ..lines import bounded_lines
 from ..base import Format, LoadReport
 from .netlogger import BPSyntaxError, parse_line, parse_timestamp
+from .stampede.connect import SQLITE_MAGIC, sqlite_tables
 
 MAX_LINE = 16 * 1024 * 1024  # bytes; a longer line is malformed, not data (never read whole)
 INT64 = (-(2**63), 2**63 - 1)  # what Neo4j stores as an integer
@@ -648,8 +651,24 @@ def utf8_lines(path: Path, report: LoadReport) -> Iterator[str]:
 
 
 def parse(path: Path, report: LoadReport) -> Iterator[Record]:
-    """Records of one BP file."""
+    """Records of one BP file. (It is also the format ``--source pegasus`` reads a file with
+    when no Pegasus format recognised it: a SQLite file is then named for what it is.)"""
+    with open(path, "rb") as head:
+        if head.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
+            raise _not_pegasus_sqlite(Path(path))
     yield from parse_lines(utf8_lines(Path(path), report), report, str(path))
+
+
+def _not_pegasus_sqlite(path: Path) -> WholeInputError:
+    """The error for a SQLite file that is neither a Stampede nor a master database."""
+    try:
+        found = "a SQLite database with tables " + (", ".join(sorted(sqlite_tables(path)))
+                                                    or "none")
+    except sqlite3.Error as exc:
+        found = f"a SQLite database that cannot be read ({exc})"
+    return WholeInputError(str(path), None, "a Pegasus BP stream, a Stampede database (tables "
+                           "workflow, job, job_instance, jobstate ...) or a master database "
+                           "(tables master_workflow, master_workflowstate)", found)
 
 
 def detect(path: Path, head: bytes) -> bool:

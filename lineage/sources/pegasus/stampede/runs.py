@@ -37,6 +37,68 @@ DROPS = {
 }
 
 
+#: The columns the workflow table and the master index (``master_workflow``) share.
+PLAN_COLUMNS = ("wf_uuid", "dag_file_name", "timestamp", "submit_hostname", "submit_dir",
+                "planner_arguments", "user", "grid_dn", "planner_version", "dax_label",
+                "dax_version", "dax_file")
+
+
+def plan_records(table: str, r, props: dict) -> Iterator[Record]:
+    """A workflow's node, with ``props``, and its submitting user, from a row of
+    :data:`PLAN_COLUMNS` read from ``table`` (``workflow`` or ``master_workflow``)."""
+    xwf = r[f"{table}_wf_uuid"]
+    uid = pc.workflow_uid(xwf)
+    yield Node(pegasus_model.WORKFLOW, uid, {
+        "xwf_id": xwf,
+        "name": r[f"{table}_dax_label"] or xwf,
+        "label": r[f"{table}_dax_label"],
+        "planner_version": r[f"{table}_planner_version"],
+        "submit_dir": r[f"{table}_submit_dir"],
+        "submit_hostname": r[f"{table}_submit_hostname"],
+        "argv": r[f"{table}_planner_arguments"],
+        "user": r[f"{table}_user"],
+        "grid_dn": r[f"{table}_grid_dn"],
+        "dax_file": r[f"{table}_dax_file"],
+        "dax_version": r[f"{table}_dax_version"],
+        "dag_file": r[f"{table}_dag_file_name"],
+        "plan_time": num(r, f"{table}_timestamp"),
+        **props,
+    })
+    if r[f"{table}_user"]:
+        user = model.USER.uid(r[f"{table}_user"])
+        yield Node(model.USER, user, {"name": r[f"{table}_user"]})
+        yield Edge(model.WAS_ASSOCIATED_WITH, uid, user, {"role": "submitter"})
+
+
+def grouped_states(s: Schema, table: str) -> Iterator[tuple]:
+    """``(wf_id, rows)`` of ``table`` (``workflowstate`` or ``master_workflowstate``), each
+    workflow's rows in time order."""
+    from sqlalchemy import select
+
+    t = s.t[table]
+    stmt = select(*[s.c(table, c) for c in (
+        "wf_id", "state", "timestamp", "restart_count", "status", "reason")]
+    ).order_by(t.c.wf_id, t.c.timestamp)
+    current, rows = None, []
+    for r in s.stream(stmt):
+        if r[f"{table}_wf_id"] != current and rows:
+            yield current, rows
+            rows = []
+        current = r[f"{table}_wf_id"]
+        rows.append(dict(r))
+    if rows:
+        yield current, rows
+
+
+def outcome(table: str, rows: list) -> dict:
+    """A workflow's outcome properties from its time-ordered state rows of ``table``."""
+    last = rows[-1]
+    return pc.workflow_outcome(
+        [r[f"{table}_state"] for r in rows], [num(r, f"{table}_timestamp") for r in rows],
+        max(integer(r, f"{table}_restart_count") or 0 for r in rows),
+        integer(last, f"{table}_status"), last[f"{table}_reason"])
+
+
 @dataclass
 class _Workflow:
     uuid: str
@@ -116,10 +178,7 @@ class Reader:
         from sqlalchemy import select
 
         s = self.s
-        cols = [s.c("workflow", c) for c in (
-            "wf_id", "wf_uuid", "dag_file_name", "timestamp", "submit_hostname", "submit_dir",
-            "planner_arguments", "user", "grid_dn", "planner_version", "dax_label",
-            "dax_version", "dax_file", "parent_wf_id", "root_wf_id")]
+        cols = [s.c("workflow", c) for c in ("wf_id", *PLAN_COLUMNS, "parent_wf_id", "root_wf_id")]
         rows = list(s.stream(select(*cols).order_by(s.t["workflow"].c.wf_id)))
         for r in rows:
             self.wfs[r["workflow_wf_id"]] = _Workflow(
@@ -127,72 +186,29 @@ class Reader:
         for r in rows:
             self.count("workflow")
             xwf = r["workflow_wf_uuid"]
-            uid = pc.workflow_uid(xwf)
             parent = self.uuid(r["workflow_parent_wf_id"])
             root = self.uuid(r["workflow_root_wf_id"]) or (xwf if parent is None else None)
-            yield Node(pegasus_model.WORKFLOW, uid, {
-                "xwf_id": xwf,
-                "name": r["workflow_dax_label"] or xwf,
-                "label": r["workflow_dax_label"],
-                "root_xwf_id": root,
-                "parent_xwf_id": parent,
-                "is_root": parent is None,
-                "planner_version": r["workflow_planner_version"],
-                "submit_dir": r["workflow_submit_dir"],
-                "submit_hostname": r["workflow_submit_hostname"],
-                "argv": r["workflow_planner_arguments"],
-                "user": r["workflow_user"],
-                "grid_dn": r["workflow_grid_dn"],
-                "dax_file": r["workflow_dax_file"],
-                "dax_version": r["workflow_dax_version"],
-                "dag_file": r["workflow_dag_file_name"],
-                "plan_time": num(r, "workflow_timestamp"),
-            })
-            if r["workflow_user"]:
-                user = model.USER.uid(r["workflow_user"])
-                yield Node(model.USER, user, {"name": r["workflow_user"]})
-                yield Edge(model.WAS_ASSOCIATED_WITH, uid, user, {"role": "submitter"})
+            yield from plan_records("workflow", r, {
+                "root_xwf_id": root, "parent_xwf_id": parent, "is_root": parent is None})
             if parent is not None:
-                yield Edge(model.PART_OF, uid, pc.workflow_uid(parent))
+                yield Edge(model.PART_OF, pc.workflow_uid(xwf), pc.workflow_uid(parent))
             elif r["workflow_parent_wf_id"] is not None:
                 self.report.warn(f"{self.where}: workflow {xwf} names a parent wf_id "
                                  f"{r['workflow_parent_wf_id']} that is not in the database")
 
     def workflow_states(self) -> Iterator[Record]:
         """Start, end, restarts and final status of each workflow (rescue DAGs restart it)."""
-        from sqlalchemy import select
-
-        s = self.s
-        if not s.has("workflowstate"):
+        if not self.s.has("workflowstate"):
             self.report.warn(f"{self.where}: no workflowstate table; workflow status unknown")
             return
-        t = s.t["workflowstate"]
-        stmt = select(*[s.c("workflowstate", c) for c in (
-            "wf_id", "state", "timestamp", "restart_count", "status", "reason")]
-        ).order_by(t.c.wf_id, t.c.timestamp)
-        current, rows = None, []
-        for r in s.stream(stmt):
-            self.count("workflowstate")
-            if r["workflowstate_wf_id"] != current and rows:
-                yield from self._workflow_outcome(current, rows)
-                rows = []
-            current = r["workflowstate_wf_id"]
-            rows.append(dict(r))
-        if rows:
-            yield from self._workflow_outcome(current, rows)
-
-    def _workflow_outcome(self, wf_id, rows) -> Iterator[Record]:
-        xwf = self.uuid(wf_id)
-        if xwf is None:
-            self.drop("orphan_rows", "workflowstate", f"wf_id {wf_id}", len(rows))
-            return
-        last = rows[-1]
-        outcome = pc.workflow_outcome(
-            [r["workflowstate_state"] for r in rows],
-            [num(r, "workflowstate_timestamp") for r in rows],
-            max(integer(r, "workflowstate_restart_count") or 0 for r in rows),
-            integer(last, "workflowstate_status"), last["workflowstate_reason"])
-        yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), {"xwf_id": xwf, **outcome})
+        for wf_id, rows in grouped_states(self.s, "workflowstate"):
+            self.count("workflowstate", len(rows))
+            xwf = self.uuid(wf_id)
+            if xwf is None:
+                self.drop("orphan_rows", "workflowstate", f"wf_id {wf_id}", len(rows))
+                continue
+            yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf),
+                       {"xwf_id": xwf, **outcome("workflowstate", rows)})
 
     def workflow_meta(self) -> Iterator[Record]:
         from sqlalchemy import select
