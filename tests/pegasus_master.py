@@ -16,21 +16,10 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-from datetime import datetime, timezone
 from pathlib import Path
 
-from .pegasus_oracle_compare import BLACKDIAMOND_BP, FAIL_DB, HIER_DB, run_oracle
-
-#: wf.plan keys from workflow columns (what monitord puts on the event).
-PLAN_KEYS = {"wf_uuid": "xwf.id", "dax_label": "dax.label", "dax_version": "dax.version",
-             "dax_file": "dax.file", "dag_file_name": "dag.file.name",
-             "submit_hostname": "submit.hostname", "submit_dir": "submit.dir",
-             "planner_version": "planner.version", "user": "user"}
-
-
-def _ts(seconds) -> str:
-    return datetime.fromtimestamp(float(seconds), timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
+from .pegasus_oracle_compare import (BLACKDIAMOND_BP, FAIL_DB, HIER_DB, bp_time, plan_event,
+                                     run_oracle)
 
 def dashboard_events(db: Path) -> str:
     """The wf.plan / xwf.start / xwf.end events of ``db``'s root workflows, as BP lines."""
@@ -39,15 +28,12 @@ def dashboard_events(db: Path) -> str:
     lines = []
     try:
         for wf in conn.execute("SELECT * FROM workflow WHERE parent_wf_id IS NULL"):
-            keys = " ".join(f'{key}="{wf[column]}"' for column, key in PLAN_KEYS.items()
-                            if wf[column] is not None)
-            lines.append(f"ts={_ts(wf['timestamp'])} event=stampede.wf.plan {keys} "
-                         f"root.xwf.id={wf['wf_uuid']}")
+            lines.append(plan_event(wf))
             for state in conn.execute("SELECT * FROM workflowstate WHERE wf_id = ? "
                                       "ORDER BY timestamp", (wf["wf_id"],)):
                 event = "xwf.start" if state["state"] == "WORKFLOW_STARTED" else "xwf.end"
                 status = f" status={state['status']}" if state["status"] is not None else ""
-                lines.append(f"ts={_ts(state['timestamp'])} event=stampede.{event} "
+                lines.append(f"ts={bp_time(state['timestamp'])} event=stampede.{event} "
                              f"xwf.id={wf['wf_uuid']} restart_count={state['restart_count']}"
                              f"{status}")
     finally:

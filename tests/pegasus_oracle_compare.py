@@ -12,6 +12,7 @@ import re
 import shutil
 import sqlite3
 import subprocess
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,50 @@ PEGASUS = SAMPLES / "pegasus"
 BLACKDIAMOND_BP = PEGASUS / "blackdiamond-4.0.bp"
 FAIL_DB = PEGASUS / "process_wf_failure.stampede.db"
 HIER_DB = PEGASUS / "hierarchical_wf_success.stampede.db"
+
+
+#: wf.plan keys from workflow columns (what monitord puts on the event).
+PLAN_KEYS = {"wf_uuid": "xwf.id", "dax_label": "dax.label", "dax_version": "dax.version",
+             "dax_file": "dax.file", "dag_file_name": "dag.file.name",
+             "submit_hostname": "submit.hostname", "submit_dir": "submit.dir",
+             "planner_version": "planner.version", "user": "user",
+             "planner_arguments": "argv"}
+
+
+def bp_time(seconds) -> str:
+    """An epoch time as a BP timestamp.
+
+    >>> bp_time(0)
+    '1970-01-01T00:00:00.000000Z'
+    """
+    return datetime.fromtimestamp(float(seconds), timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def plan_event(wf) -> str:
+    """The wf.plan line monitord sends for a ``workflow`` row (a root workflow)."""
+    def quoted(value) -> str:
+        return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    keys = " ".join(f"{key}={quoted(wf[column])}" for column, key in PLAN_KEYS.items()
+                    if wf[column] is not None)
+    return (f"ts={bp_time(wf['timestamp'])} event=stampede.wf.plan {keys} "
+            f"root.xwf.id={wf['wf_uuid']}")
+
+
+def with_plan(static_bp: Path, db: Path, tmp_path: Path) -> Path:
+    """A planner's ``.static.bp`` as monitord sends it: after the run's ``wf.plan`` (which
+    monitord makes from braindump.txt; here from the run's root ``workflow`` row in ``db``)."""
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    try:
+        plans = [plan_event(wf) for wf in
+                 conn.execute("SELECT * FROM workflow WHERE parent_wf_id IS NULL")]
+    finally:
+        conn.close()
+    stream = tmp_path / static_bp.name
+    stream.write_text("\n".join(plans) + "\n" + static_bp.read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    return stream
 
 
 def run_oracle(*args) -> dict:

@@ -14,7 +14,9 @@
 //       counts. Workflow wall time sums each start/end pair (restarts), and is null while starts and ends do
 //       not pair up. Cumulative job wall time sums kickstart durations x multiplier of task invocations (not
 //       DAGMan pre/post scripts, not condor::dagman); the submit side sums the attempts' local durations x
-//       multiplier, leaving out, when recursive, the attempts that ran a sub-workflow (counted inside it).
+//       multiplier, leaving out, when recursive, the attempts that ran a sub-workflow (counted inside it). Like
+//       pegasus-statistics' sums, these times are null when there is nothing to sum (no task invocation, no
+//       local duration).
 MATCH (top:Lineage:Workflow {uid: $workflow})
 MATCH (wf:Workflow)-[:PART_OF*0..]->(top)
 WHERE wf = top OR $recursive
@@ -62,14 +64,18 @@ CALL (wfs) {
     OPTIONAL MATCH (wf)<-[:PART_OF]-(job:Job)<-[:INSTANCE_OF]-(a:JobInstance)<-[:PART_OF]-(inv:Invocation)
     WHERE inv.inv_id >= 0 AND coalesce(inv.transformation, '') <> 'condor::dagman'
     WITH inv, coalesce(inv.duration, 0.0) * coalesce(a.multiplier_factor, 1) AS wall
-    RETURN sum(wall) AS cumulative_job_wall_time,
-           sum(CASE WHEN inv.exitcode > 0 OR inv.signal IS NOT NULL THEN wall ELSE 0.0 END) AS cumulative_badput
+    RETURN CASE WHEN count(inv) > 0 THEN sum(wall) END AS cumulative_job_wall_time,
+           CASE WHEN count(inv) > 0
+                THEN sum(CASE WHEN inv.exitcode > 0 OR inv.signal IS NOT NULL THEN wall ELSE 0.0 END)
+           END AS cumulative_badput
 }
 CALL (wfs) {
     UNWIND wfs AS wf
     OPTIONAL MATCH (wf)<-[:PART_OF]-(:Job)<-[:INSTANCE_OF]-(a:JobInstance)
     WHERE NOT ($recursive AND EXISTS { (:Workflow)-[:WAS_STARTED_BY]->(a) })
-    RETURN sum(a.local_duration * coalesce(a.multiplier_factor, 1)) AS cumulative_job_wall_time_submit_side
+    RETURN CASE WHEN count(a.local_duration) > 0
+                THEN sum(a.local_duration * coalesce(a.multiplier_factor, 1)) END
+           AS cumulative_job_wall_time_submit_side
 }
 WITH top, wfs, jobs_total, jobs_succeeded, jobs_failed, jobs_held, jobs_running, jobs_unsubmitted, job_retries,
      subworkflows_total, subworkflows_succeeded, subworkflows_failed, subworkflow_retries, tasks_total, tasks_succeeded, tasks_failed,

@@ -15,7 +15,8 @@ scripts/setup.sh) and the tests call it through a subprocess:
   (`Pegasus.netlogger.parsers.base.NLSimpleParser`) and fed to Pegasus's Stampede loader
   (`Pegasus.db.workflow_loader.WorkflowLoader`), the way `DBEventSink` does it in monitord
   (events without the `stampede.` prefix, as in 5.x `.static.bp` files, get it, like
-  `DBEventSink.send`). Prints the number of events and the loader's warnings.
+  `DBEventSink.send`, and their timestamps are read as monitord reads a static.bp file:
+  `utils.epochdate`, whole seconds). Prints the number of events and the loader's warnings.
 - statistics: for every workflow in the database, the summary pegasus-statistics prints
   (`PegasusStatistics._compute_*_summary_statistics`, expanded over the sub-workflows as
   pegasus-statistics does, and for the workflow alone as `--statistics-level wf_stats` does),
@@ -62,12 +63,13 @@ class _Collect(logging.Handler):
 def bp_to_db(bp_path, db_path):
     """Load a BP stream into a new Stampede SQLite database with Pegasus's own loader."""
     from Pegasus.db.workflow_loader import WorkflowLoader
-    from Pegasus.netlogger.parsers.base import NLSimpleParser
+    from Pegasus.netlogger.parsers.base import NLSimpleParser, parse_ts
+    from Pegasus.tools import utils
     from Pegasus.tools.properties import Properties
 
     if Path(db_path).exists():
         raise SystemExit(f"{db_path}: exists; bp-to-db writes a new database")
-    parser = NLSimpleParser(parse_date=True)
+    parser = NLSimpleParser(parse_date=False)
     loader = WorkflowLoader(f"sqlite:///{Path(db_path).resolve()}", batch=True, props=Properties())
     events = 0
     with open(bp_path, encoding="utf-8") as stream:
@@ -75,8 +77,11 @@ def bp_to_db(bp_path, db_path):
             if not line.strip() or line.startswith("#"):
                 continue
             fields = parser.parseLine(line)
-            if not fields["event"].startswith("stampede."):
+            if fields["event"].startswith("stampede."):  # monitord's: NetLogger's date parser
+                fields["ts"] = parse_ts(fields["ts"])
+            else:  # a planner's .static.bp, read as monitord reads it (whole seconds)
                 fields["event"] = "stampede." + fields["event"]
+                fields["ts"] = utils.epochdate(fields["ts"])
             loader.process(fields)
             events += 1
     loader.finish()
