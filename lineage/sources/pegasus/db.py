@@ -25,7 +25,7 @@ from ...records import Record
 from ..base import Format, LoadReport
 from .stampede import index
 from .stampede.connect import SQLITE_MAGIC, guarded, opened, sqlite_tables, sqlite_url
-from .stampede.files import Files
+from .stampede.files import Files, other_layout_tables
 from .stampede.runs import Reader
 
 __all__ = ["FORMATS", "detect", "parse", "sqlite_url"]
@@ -81,7 +81,9 @@ def parse(target: str | Path, report: LoadReport) -> Iterator[Record]:
             report.extra["unread_tables"] = leftovers
             for name in leftovers:
                 report.unknown_item(f"table {name}")
-        report.extra["absent_tables"] = [t for t in OPTIONAL if t not in schema.t]
+        other_layout = other_layout_tables(schema.t)
+        report.extra["absent_tables"] = [t for t in OPTIONAL
+                                         if t not in schema.t and t not in other_layout]
         reader = Reader(schema, report, where)
         yield from guarded(_runs(reader), schema, report, where, "Stampede database")
         reader.warn_drops()

@@ -27,9 +27,28 @@ from .runs import Reader
 from .schema import integer, prop
 
 
+#: The file tables of each layout.
+LAYOUT_TABLES = {"per-lfn": ("workflow_files", "rc_lfn", "rc_pfn", "rc_meta"),
+                 "per-replica": ("file", "rc_lfn", "rc_attr")}
+
+
 def replica_layout(columns) -> str:
     """``per-lfn`` (``rc_lfn`` keyed by ``lfn_id``, schema 6 on) or ``per-replica``."""
     return "per-lfn" if "lfn_id" in columns else "per-replica"
+
+
+def other_layout_tables(tables: dict) -> set[str]:
+    """The file tables of the layout a database (its reflected ``tables``) does not use.
+
+    >>> sorted(other_layout_tables({"file": None}))
+    ['rc_meta', 'rc_pfn', 'workflow_files']
+    """
+    if "rc_lfn" in tables:
+        layout = replica_layout(tables["rc_lfn"].c.keys())
+    else:
+        layout = "per-replica" if "file" in tables or "rc_attr" in tables else "per-lfn"
+    return set(LAYOUT_TABLES["per-lfn" if layout == "per-replica" else "per-replica"]) - set(
+        LAYOUT_TABLES[layout])
 
 
 def _usage(uid: str, task_uid: str, kind: str | None) -> Record:
