@@ -88,9 +88,14 @@ def test_pegasus3_stream_jobs_succeed_by_their_states(lin, tmp_path):
     from .pegasus_vintages import pegasus3_bp
 
     workflow = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
+
+    def statistics():  # sums of floats, rounded: Neo4j may add them in another order
+        [row] = lin.query("pegasus/statistics", workflow=workflow)
+        return {k: round(v, 6) if isinstance(v, float) else v for k, v in row.items()}
+
     lin.load([BD])
     original = _jobs_and_attempts(lin)
-    [stats] = lin.query("pegasus/statistics", workflow=workflow)
+    stats = statistics()
     lin.reset()
     old = pegasus3_bp(tmp_path)
     text = old.read_text()
@@ -101,7 +106,7 @@ def test_pegasus3_stream_jobs_succeed_by_their_states(lin, tmp_path):
     assert _jobs_and_attempts(lin) == original
     assert set(original[0].values()) == {"succeeded"} and len(original[0]) == 14
     assert any(local for _, local in original[1].values())
-    assert lin.query("pegasus/statistics", workflow=workflow) == [stats]
+    assert statistics() == stats and stats["cumulative_job_wall_time_submit_side"] > 0
 
 
 def test_pegasus3_failed_status_fails_the_attempt():
