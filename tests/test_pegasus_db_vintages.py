@@ -15,7 +15,10 @@ from lineage.sources.pegasus import mapping
 from lineage.sources.pegasus.db import parse
 
 from . import pegasus_vintages as vintages
+from .corpus import needs_corpus
 from .test_pegasus_db import merged_nodes
+
+pytestmark = needs_corpus  # every shape is built from a real sample
 
 FILE = model.kind("File")
 JOB = model.kind("Job")

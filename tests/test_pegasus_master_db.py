@@ -12,6 +12,7 @@ from lineage.sources.base import LoadReport
 from lineage.sources.registry import detect
 
 from .conftest import run_cli
+from .corpus import needs_corpus
 from .pegasus_master import pegasus5_master_db, schema_4_master_db
 from .pegasus_oracle_compare import run_oracle
 from .test_pegasus_oracle import graph_facts, updated_by_pegasus
@@ -28,6 +29,7 @@ def masters(tmp_path_factory):
     return master, schema_4_master_db(made, master), databases
 
 
+@needs_corpus
 def test_master_databases_are_recognised(masters):
     master, old, _ = masters
     assert detect(old).name == "pegasus-master-db"
@@ -36,6 +38,7 @@ def test_master_databases_are_recognised(masters):
     assert detect(master).name == "pegasus-stampede-db"
 
 
+@needs_corpus
 @pytest.mark.parametrize("layout", ["pegasus5", "schema_4"])
 def test_the_index_lists_the_runs_the_dashboard_lists(lin, masters, layout, tmp_path):
     master, old, _ = masters
@@ -67,6 +70,7 @@ def _copy(path, directory):
     return copy
 
 
+@needs_corpus
 def test_following_the_index_loads_each_runs_database(lin, masters):
     """The runs' Stampede databases come with the index: the same jobs, attempts,
     invocations and files as when each is loaded on its own."""
@@ -81,6 +85,7 @@ def test_following_the_index_loads_each_runs_database(lin, masters):
         uid: followed[uid] for uid in alone if not uid.startswith("pegasus:workflow:")}
 
 
+@needs_corpus
 def test_runs_on_a_server_are_counted_not_followed_and_their_password_kept_out(masters, tmp_path):
     old = _copy(masters[1], tmp_path)
     with sqlite3.connect(old) as conn:
@@ -91,6 +96,8 @@ def test_runs_on_a_server_are_counted_not_followed_and_their_password_kept_out(m
     assert report.extra["runs_on_servers"] == 1 and "runs_without_database" not in report.extra
     assert "s3cret" not in repr(records) and "s3cret" not in repr(report.warnings)
     assert any("mysql://pegasus:***@db.example/stampede" in w for w in report.warnings)
+    [gone] = [r for r in records if getattr(r, "props", {}).get("label") == "gone"]
+    assert gone.props["db_url"] is None  # a server's URL is never stored
 
 
 def test_a_forced_pegasus_source_on_another_sqlite_file_says_what_it_expected(cli_env, tmp_path):

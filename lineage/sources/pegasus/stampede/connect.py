@@ -16,6 +16,7 @@ from urllib.parse import quote
 from ...base import LoadReport
 from ....errors import LineageError
 from ....records import Record
+from ....redact import redact_text, redact_url, unreadable_url
 from .schema import Schema, WrongValue
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -24,16 +25,6 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 def sqlite_url(path: str | Path) -> str:
     """A read-only SQLAlchemy URL for a SQLite file (SQLite's own URI syntax)."""
     return f"sqlite:///file:{quote(str(path))}?mode=ro&uri=true"
-
-
-def safe_url(url: str) -> str:
-    """A URL fit for messages: without its password."""
-    try:
-        from sqlalchemy.engine import make_url
-
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # an unparsable URL is reported by create_engine later
-        return url.split("@")[-1]
 
 
 def sqlite_tables(path: Path) -> set[str]:
@@ -54,7 +45,7 @@ def _engine(target: str | Path):
     if text.startswith("sqlite:///") and not text.startswith("sqlite:///file:"):
         path = text[len("sqlite:///"):]
         return create_engine(sqlite_url(path)), text  # read-only, like a plain path
-    return create_engine(text), safe_url(text)
+    return create_engine(text), redact_url(text)
 
 
 @contextmanager
@@ -66,8 +57,11 @@ def opened(target: str | Path, report: LoadReport, tables: tuple[str, ...], what
 
     try:
         engine, where = _engine(target)
+    except ValueError as exc:  # a URL SQLAlchemy cannot parse (a libpq multi-host URL)
+        raise LineageError(unreadable_url(str(target), exc)) from None
     except (SQLAlchemyError, ImportError) as exc:
-        raise LineageError(f"{safe_url(str(target))}: cannot open the database: {exc}") from exc
+        raise LineageError(f"{redact_url(str(target))}: cannot open the database: "
+                           f"{redact_text(str(exc))}") from None
     try:
         try:
             schema = Schema(engine, tables, report, where)
@@ -77,7 +71,8 @@ def opened(target: str | Path, report: LoadReport, tables: tuple[str, ...], what
             schema = None
         except SQLAlchemyError as exc:
             if "locked" not in str(exc):
-                raise LineageError(f"{where}: cannot read the database: {exc}") from exc
+                raise LineageError(f"{where}: cannot read the database: "
+                                   f"{redact_text(str(exc))}") from None
             report.skip(where, None, "a database no writer holds locked (is "
                         "pegasus-monitord still writing it? load it when it is done)",
                         "database is locked")

@@ -5,8 +5,8 @@ Stampede databases followed from it.
 ``master_workflow`` has one row per run that monitord announced (what was planned, where:
 ``submit_dir``, and ``db_url``, the run's Stampede database); ``master_workflowstate`` its
 starts and ends. Each row becomes the run's ``Workflow`` (the uid its Stampede database
-gives it too) with ``submit_dir``, ``db_url`` (without a password), ``archived``, the
-status and times of its states. The dashboard shows these runs (``MasterDatabase`` of
+gives it too) with ``submit_dir``, ``db_url`` (a SQLite file's only: a server's URL may
+hold credentials and is never stored), ``archived``, the status and times of its states. The dashboard shows these runs (``MasterDatabase`` of
 ``Pegasus.service.dashboard.queries``); the statuses are its states: no end yet is running,
 an end with status 0 succeeded, any other status failed.
 
@@ -79,8 +79,9 @@ class Index:
             self.runs.append((xwf, db_url, r["master_workflow_submit_dir"],
                               r["master_workflow_dag_file_name"]))
             yield from plan_records("master_workflow", r, {
-                "db_url": redact_url(db_url) if db_url else None,
-                "archived": None if archived is None else bool(archived)})
+                # a file's URL only: a server's may hold credentials (never stored)
+                "db_url": db_url if stampede_file(db_url, None, None) else None,
+                "archived": None if archived is None else bool(archived)}, self.report)
         if not s.has("master_workflowstate"):
             return
         for wf_id, rows in grouped_states(s, "master_workflowstate"):

@@ -24,6 +24,7 @@ from typing import Iterator
 from .... import model
 from ...base import LoadReport
 from ....records import Edge, Node, Record
+from ....secrets import redact_command_line
 from .. import mapping as pc
 from .. import model as pegasus_model
 from .schema import Schema, integer, num, prop
@@ -43,9 +44,10 @@ PLAN_COLUMNS = ("wf_uuid", "dag_file_name", "timestamp", "submit_hostname", "sub
                 "dax_version", "dax_file")
 
 
-def plan_records(table: str, r, props: dict) -> Iterator[Record]:
+def plan_records(table: str, r, props: dict, report: LoadReport) -> Iterator[Record]:
     """A workflow's node, with ``props``, and its submitting user, from a row of
-    :data:`PLAN_COLUMNS` read from ``table`` (``workflow`` or ``master_workflow``)."""
+    :data:`PLAN_COLUMNS` read from ``table`` (``workflow`` or ``master_workflow``); the
+    planner's arguments without their secrets (counted in ``report``)."""
     xwf = r[f"{table}_wf_uuid"]
     uid = pc.workflow_uid(xwf)
     yield Node(pegasus_model.WORKFLOW, uid, {
@@ -55,7 +57,8 @@ def plan_records(table: str, r, props: dict) -> Iterator[Record]:
         "planner_version": r[f"{table}_planner_version"],
         "submit_dir": r[f"{table}_submit_dir"],
         "submit_hostname": r[f"{table}_submit_hostname"],
-        "argv": r[f"{table}_planner_arguments"],
+        "argv": redact_command_line(r[f"{table}_planner_arguments"], "pegasus-plan",
+                                    report.extra),
         "user": r[f"{table}_user"],
         "grid_dn": r[f"{table}_grid_dn"],
         "dax_file": r[f"{table}_dax_file"],
@@ -128,6 +131,10 @@ class Reader:
         # before schema 0 attempts have no exit code: their last state decides
         self.by_state = not schema.has_column("job_instance", "exitcode")
 
+    def command_line(self, argv, program):
+        """A row's command line without its secrets, counted in the report."""
+        return redact_command_line(argv, program, self.report.extra)
+
     def count(self, table: str, n: int = 1) -> None:
         """Count ``n`` rows of ``table`` as read."""
         if n:
@@ -189,7 +196,8 @@ class Reader:
             parent = self.uuid(r["workflow_parent_wf_id"])
             root = self.uuid(r["workflow_root_wf_id"]) or (xwf if parent is None else None)
             yield from plan_records("workflow", r, {
-                "root_xwf_id": root, "parent_xwf_id": parent, "is_root": parent is None})
+                "root_xwf_id": root, "parent_xwf_id": parent, "is_root": parent is None},
+                self.report)
             if parent is not None:
                 yield Edge(model.PART_OF, pc.workflow_uid(xwf), pc.workflow_uid(parent))
             elif r["workflow_parent_wf_id"] is not None:
@@ -275,7 +283,8 @@ class Reader:
             uid = pc.task_uid(xwf, tid)
             yield Node(pegasus_model.TASK, uid, {
                 "name": tid, "task_id": tid, "transformation": r["task_transformation"],
-                "argv": r["task_argv"], "type_desc": r["task_type_desc"],
+                "argv": self.command_line(r["task_argv"], r["task_transformation"]),
+                "type_desc": r["task_type_desc"],
             })
             yield Edge(model.PART_OF, uid, pc.workflow_uid(xwf))
             if r["job_exec_job_id"]:
@@ -491,7 +500,7 @@ class Reader:
             "max_retries": integer(r, "job_max_retries"),
             "task_count": integer(r, "job_task_count"),
             "executable": r["job_executable"],
-            "argv": r["job_argv"],
+            "argv": self.command_line(r["job_argv"], r["job_executable"]),
             "attempts": attempts,
             "retries": max(attempts - 1, 0),
             "last_submit_seq": last_row["job_instance_job_submit_seq"] if last_row else None,
@@ -547,7 +556,7 @@ class Reader:
                 **pc.decode_exitcode(raw),
                 "transformation": r["invocation_transformation"],
                 "executable": r["invocation_executable"],
-                "argv": r["invocation_argv"],
+                "argv": self.command_line(r["invocation_argv"], r["invocation_executable"]),
                 "task_id": task,
                 "maxrss": integer(r, "invocation_maxrss"),
                 "avg_cpu": num(r, "invocation_avg_cpu"),
