@@ -1,4 +1,5 @@
-"""Pegasus (Stampede): NetLogger BP streams, monitord JSON lines and stampede databases.
+"""Pegasus (Stampede): NetLogger BP streams, monitord JSON lines, Stampede databases and
+master databases (the index of a user's runs).
 
 ``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
 each module in :data:`READERS` reads one input format (its ``FORMATS``), and :data:`DEMO`
@@ -6,7 +7,7 @@ writes this source's files of the demo campaign.
 """
 
 #: Reader modules, in the order their formats are tried when detecting a file.
-READERS = ('bp', 'db', 'jsonl')
+READERS = ('bp', 'db', 'master_db', 'jsonl')
 
 #: The module whose ``write(campaign, directory)`` writes the demo campaign's files.
 DEMO = "demo"
