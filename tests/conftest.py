@@ -24,6 +24,10 @@ from lineage.connection import Graph, Settings
 REPO = Path(__file__).resolve().parent.parent
 TEST_STATE = Path(os.environ.get("LINEAGE_TEST_STATE", REPO / ".test-state"))
 SAMPLES = samples_dir()
+#: Documents and facts written by others (../shared beside the checkout, or $LINEAGE_CORPUS)
+CORPUS = Path(os.environ.get("LINEAGE_CORPUS", REPO.parent / "shared"))
+#: the prov package's own PROV-JSON test documents (CORPUS/oracles/README.md)
+PROV_SUITE = CORPUS / "oracles" / "prov-suite"
 
 
 def _docker_answers() -> bool:
