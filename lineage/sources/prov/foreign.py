@@ -16,6 +16,7 @@ their PROV type, each description and relation kept exactly (see :mod:`.model`).
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import cache
 from typing import Callable, Iterator
 
 from ... import model
@@ -30,11 +31,16 @@ from .vocabulary import (ELEMENT_KINDS, END_KINDS, RELATION_TYPES, epoch, plain,
 REMEMBERED = 1 << 16
 
 
+@cache
+def _keywords() -> dict:
+    from prov.constants import PROV_N_MAP  # imported when used: the CLI starts without prov
+
+    return PROV_N_MAP
+
+
 def keyword(record) -> str:
     """The PROV-N keyword of a record's type (``entity``, ``used``, ``wasEndedBy``, ...)."""
-    from prov.constants import PROV_N_MAP
-
-    return PROV_N_MAP[record.get_type()]
+    return _keywords()[record.get_type()]
 
 
 def element_props(record) -> dict:
@@ -120,10 +126,13 @@ class Documents:
             yield from self._named(kind, uid, identifier, label, scope)
         props = {"prov_record": text, "prov_id": record.identifier.uri if record.identifier
                  else None, "bundle": None if scope is None else scope.uri}
+        roles = []
         for argument, value in record.attributes:
-            if str(argument) == "prov:time":
+            name = str(argument)
+            if name == "prov:time":
                 props["time"] = epoch(value)
-        roles = [value for argument, value in record.attributes if str(argument) == "prov:role"]
+            elif name == "prov:role":
+                roles.append(value)
         if len(roles) == 1 and "role" in rel.props:
             props["role"] = str(plain(roles[0]))
         yield Edge(rel, ends[0], ends[1], props, key=key)

@@ -34,6 +34,8 @@ from .vocabulary import ELEMENT_KINDS, RELATION_TYPES
 
 SECTIONS = {"prefix", "bundle", *ELEMENT_KINDS, *RELATION_TYPES}
 _FIRST_KEY = re.compile(rb'^\s*\{\s*"([A-Za-z]+)"\s*:')
+#: PROV-JSON records the prov package decodes at once (see :func:`_decoded`)
+DECODE_BATCH = 500
 #: prefixes every PROV document may use undeclared
 _PREDEFINED = {"prov": "http://www.w3.org/ns/prov#", "xsd": "http://www.w3.org/2001/XMLSchema#"}
 
@@ -134,32 +136,79 @@ def parse_provjson(path: Path, report: LoadReport) -> Iterator[Record]:
 
 def _records(path: Path, report: LoadReport, reader: Document, top, prefixes: dict
              ) -> Iterator[Record]:
-    """The third pass: every record, mapped."""
+    """The third pass: every record, decoded a batch at a time, mapped."""
     bundles: dict[str, object] = {}
+    pending: list[tuple] = []
+    pending_scope = None
+
+    def flush() -> Iterator[Record]:
+        for where, found, text in _decoded(pending, _scope(prefixes, pending_scope)):
+            if isinstance(found, ValueError):
+                report.skip(str(path), where, "a W3C PROV-JSON record", str(found))
+                continue
+            yield from reader.records(found, bundles.get(pending_scope), lambda t=text: t, where)
+        pending.clear()
+
     with open(path, "rb") as fh:
         for bundle, section, key, body in items(fh):
-            where = f"{section} {key!r}" if bundle is None else \
-                f"bundle {bundle!r}, {section} {key!r}"
             if bundle is not None and bundle not in bundles:
                 bundles[bundle] = top.valid_qualified_name(bundle)
                 if bundles[bundle] is None:
                     report.skip(str(path), f"bundle {bundle!r}",
                                 "a bundle named by a qualified name of a declared prefix")
-                    continue
-            scope = None if bundle is None else bundles[bundle]
-            if section == "prefix" or (bundle is not None and scope is None):
+            if section == "prefix" or (bundle is not None and bundles[bundle] is None):
                 continue
+            if bundle != pending_scope or len(pending) >= DECODE_BATCH:
+                yield from flush()
+                pending_scope = bundle
             if section == "bundle":
-                yield from reader.bundle(scope)
+                yield from reader.bundle(bundles[bundle])
                 continue
-            text = stored.from_json(section, key, body, _scope(prefixes, bundle))
-            try:
-                records = _records_of(text)
-            except ValueError as exc:
-                report.skip(str(path), where, "a W3C PROV-JSON record", str(exc))
-                continue
-            for record, one in records:
-                yield from reader.records(record, scope, lambda one=one: one, where)
+            where = f"{section} {key!r}" if bundle is None else \
+                f"bundle {bundle!r}, {section} {key!r}"
+            pending.append((section, key, body, where,
+                            stored.from_json(section, key, body, _scope(prefixes, bundle))))
+        yield from flush()
+
+
+def _decoded(pending: list[tuple], prefixes: dict) -> Iterator[tuple]:
+    """``(where, record or ValueError, stored form)`` for each pending ``(section, key, body,
+    where, stored form)``: decoded by the ``prov`` package as one document (a record alone
+    costs it twice as much); when that fails, warns, or gives other than one record each,
+    one by one again, so each problem is named where it is."""
+    from prov.model import ProvDocument
+    from prov.serializers.provjson import decode_json_container
+
+    container: dict = {}
+    order: list[int] = []
+    slots: dict[tuple[str, str], list[int]] = {}
+    for n, (section, key, body, _, _) in enumerate(pending):
+        key = f"_:b{n}" if key.startswith("_:") else key
+        slots.setdefault((section, key), []).append(n)
+        entries = container.setdefault(section, {})
+        entries[key] = [*entries[key], body] if key in entries else [body]
+    for section, entries in container.items():
+        for key in entries:
+            order += slots[section, key]
+    try:
+        with warnings.catch_warnings(record=True) as dropped:
+            warnings.simplefilter("always")
+            document = ProvDocument()
+            decode_json_container({**container, "prefix": dict(prefixes)}, document)
+            records = document.get_records()
+        whole = not dropped and len(records) == len(order)
+    except Exception:  # the prov package raises many kinds for invalid records
+        whole = False
+    if whole:
+        for n, record in zip(order, records):
+            yield pending[n][3], record, pending[n][4]
+        return
+    for _, _, _, where, text in pending:
+        try:
+            for record, one in _records_of(text):
+                yield where, record, one
+        except ValueError as exc:
+            yield where, exc, text
 
 
 FORMATS = [

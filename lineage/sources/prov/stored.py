@@ -5,7 +5,7 @@ exactly; and its digest, which keys its relationship.
 >>> text = from_json("entity", "ex:e1", {"ex:size": 3},
 ...                  {"ex": "http://example.org/", "foaf": "http://xmlns.com/foaf/0.1/"})
 >>> text
-'{"entity":{"ex:e1":{"ex:size":3}},"prefix":{"ex":"http://example.org/"}}'
+'{"prefix":{"ex":"http://example.org/"},"entity":{"ex:e1":{"ex:size":3}}}'
 >>> record = record_of(text)
 >>> str(record.identifier), record.identifier.uri
 ('ex:e1', 'http://example.org/e1')
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 #: The key a relation without an identifier gets in its stored document (PROV-JSON's blank
@@ -24,31 +25,22 @@ from typing import Any
 BLANK = "_:r"
 
 
-def _prefixes_used(value: Any, out: set[str]) -> None:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _prefixes_used(key, out)
-            _prefixes_used(item, out)
-    elif isinstance(value, list):
-        for item in value:
-            _prefixes_used(item, out)
-    elif isinstance(value, str):
-        colon = value.find(":")
-        if colon > 0:
-            out.add(value[:colon])
+#: the prefix of a qualified name that begins a JSON string (a key or a value)
+_PREFIXED = re.compile(r'"([^"\\:\s]+):')
 
 
 def from_json(section: str, key: str, body: Any, prefixes: dict[str, str]) -> str:
     """The stored form of one record as PROV-JSON states it: its section (``entity``,
     ``used``, ...), its key, its body, and the prefixes declared where it stands (only
     those it uses are kept, and ``default``)."""
-    used: set[str] = set()
-    _prefixes_used([key, body], used)
-    kept = {p: uri for p, uri in prefixes.items() if p in used or p == "default"}
     if key.startswith("_:"):
         key = BLANK
-    return json.dumps({section: {key: body}, "prefix": kept}, sort_keys=True,
-                      separators=(",", ":"), ensure_ascii=False)
+    record = json.dumps({section: {key: body}}, sort_keys=True, separators=(",", ":"),
+                        ensure_ascii=False)
+    used = set(_PREFIXED.findall(record))
+    kept = {p: uri for p, uri in prefixes.items() if p in used or p == "default"}
+    return ('{"prefix":' + json.dumps(kept, sort_keys=True, separators=(",", ":"),
+                                      ensure_ascii=False) + "," + record[1:])
 
 
 def from_record(record) -> str:
