@@ -56,7 +56,10 @@ def main(argv: list[str] | None = None) -> None:
 
     import private_server
 
-    from lineage.cli import samples_dir
+    import os
+
+    def samples_dir():
+        return Path(os.environ.get("LINEAGE_CORPUS", Path(__file__).resolve().parents[2] / "shared")) / "samples"
 
     with private_server.connected(args.state) as lin:
         measure(lin, args, samples_dir)

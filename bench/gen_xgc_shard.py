@@ -6,7 +6,7 @@
 Issue 14's held-out case is a real 74 MB provenance database shard of an XGC run (76,000
 nodes, 256,000 relationships once loaded); it is not ours to bundle. This writes a stand-in
 with the same size and node count from the nine real v0 records in the package's samples
-(``lineage/samples/chimbuko``, copies of ``../shared/samples``: five anomalies, four normal
+(``$LINEAGE_CORPUS/samples/chimbuko``, default ``../shared`` beside the checkout: five anomalies, four normal
 executions of XGC, rank 1, as Chimbuko's provDB stored them: ``func_stats`` inside each event, 21-event execution windows,
 call stacks of 2-6 frames, MPI messages in the communication windows), with the UnQLite
 package as the provDB writes it:
@@ -33,6 +33,7 @@ samples' licence terms are in their SOURCES.md.
 from __future__ import annotations
 
 import argparse
+import os
 import json
 import re
 import sys
@@ -41,7 +42,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from lineage.cli import samples_dir  # noqa: E402  (the package's copy of the real samples)
+CORPUS = Path(os.environ.get("LINEAGE_CORPUS", HERE.parent.parent / "shared"))  # real samples/
+
+
+def samples_dir() -> Path:
+    return CORPUS / "samples"
+
 
 PATTERNS = (("anomalies", "provdb_v0_anomalies.json"),
             ("normalexecs", "provdb_v0_normalexecs.json"))

@@ -39,8 +39,6 @@ def suite_dir() -> Path:
     if len(sys.argv) > 1:
         return Path(sys.argv[1])
     corpus = Path(os.environ.get("LINEAGE_CORPUS", HERE.parent.parent / "shared"))
-    if not corpus.is_dir():
-        corpus = Path("/work/shared")
     return corpus / "oracles" / "prov-suite"
 
 
@@ -97,6 +95,8 @@ def main() -> None:
     from lineage.errors import LineageError
 
     suite = sorted(suite_dir().glob("*.json"))
+    if not suite:
+        sys.exit(f"no PROV-JSON documents in {suite_dir()}: set LINEAGE_CORPUS or name the folder")
     totals: Counter = Counter()
     statuses: Counter = Counter()
     with private_server.connected(HERE / "out" / "state-prov-suite") as lin, \

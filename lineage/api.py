@@ -235,7 +235,7 @@ class Lineage:
         format of that path); facts other loads also stated stay. Returns one summary per
         load (its id, path, and how many nodes and relationships were removed).
 
-        >>> lineage.connect().unload("lineage/samples/pegasus/blackdiamond-4.0.bp")  # doctest: +SKIP
+        >>> lineage.connect().unload("campaign/pegasus/run0001/diamond-0.bp")  # doctest: +SKIP
         [{'uid': 'load:...', 'nodes_removed': 79, 'edges_removed': 187, ...}]
         """
         key = str(load_or_path)

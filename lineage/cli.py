@@ -46,13 +46,6 @@ from .config import ConfigError
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
 log = logging.getLogger("lineage.cli")
-#: the name the demo gives the Chimbuko run of lineage/samples_linked/ (see its NOTICE.md)
-LINKED_CHIMBUKO_RUN = "blackdiamond-analyze"
-
-
-def samples_dir() -> Path:
-    """The real provenance samples bundled with the package (see samples/NOTICE.md)."""
-    return Path(__file__).with_name("samples")
 
 
 # ------------------------------------------------------------------ output
@@ -857,44 +850,54 @@ def reset(yes, force):
 
 @main.command()
 @click.option("-o", "--output-dir", default="lineage-demo", show_default=True,
-              type=click.Path(file_okay=False), help="Where the reports go.")
+              type=click.Path(file_okay=False), help="Where the reports and index.html go.")
+@click.option("--keep", type=click.Path(file_okay=False), default=None,
+              help="Write the generated files into this directory and leave them there "
+                   "(default: a temporary directory, removed at the end).")
 @click.option("--into-current-graph", is_flag=True,
-              help="Load the samples into the graph the other commands use (NEO4J_URI, the "
+              help="Load the campaign into the graph the other commands use (NEO4J_URI, the "
                    "profile's, or the managed server) instead of the demo's own server.")
-def demo(output_dir, into_current_graph):
-    """Load the bundled real samples into the demo's own Neo4j and write HTML reports.
+def demo(output_dir, keep, into_current_graph):
+    """Generate a campaign across Pegasus, XALT, Chimbuko and Swift in their own file
+    formats, load and link it in the demo's own Neo4j, and write a report per run and an
+    index.html (failed runs first).
 
     The demo runs its own managed server (state under the managed server's, in demo/, with
-    its own ports and password file: `lineage neo4j status --demo`), so the samples never
-    mix with your graph; Neo4j Community holds one user database per server.
+    its own ports and password file: `lineage neo4j status --demo`), emptied first so that it
+    holds the demo alone; your graph is never touched (Neo4j Community holds one user
+    database per server). docs/demo.md describes the campaign.
     """
+    import tempfile
+
+    from .demo import run_demo
+
     if into_current_graph:
         connection = _connect()
     else:
         if _settings().neo4j_uri:
-            click.echo("note: the samples go to the demo's own Neo4j, not to NEO4J_URI "
-                       "(--into-current-graph loads them there)", err=True)
+            click.echo("note: the demo goes to the demo's own Neo4j, not to NEO4J_URI "
+                       "(--into-current-graph loads it there)", err=True)
         connection = _api().connect_demo(_settings())
     with connection as lin:
-        results = lin.load([samples_dir()], lenient=False, progress=_progress_printer(False))
-        # the linked samples' Chimbuko run gets its name (Chimbuko records none)
-        results += lin.load([samples_dir().with_name("samples_linked")],
-                            options=lin.settings.load.with_(chimbuko_run=LINKED_CHIMBUKO_RUN),
-                            progress=_progress_printer(False))
-        linked = lin.link()
-        runs = lin.query("runs")
-        out = Path(output_dir)
-        written = []
-        for run in runs:
-            safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in run["uid"])[:120]
-            written.append(lin.report(run["uid"], out / f"{safe}.html"))
+        if not into_current_graph:
+            lin.reset()
+        with tempfile.TemporaryDirectory(prefix="lineage-demo-") as scratch:
+            files = Path(keep) if keep else Path(scratch)
+            result = run_demo(lin, files, Path(output_dir), progress=_progress_printer(False))
         info = lin.stats()
-    loaded = sum(r.status in ("loaded", "unchanged") for r in results)
-    click.echo(f"loaded {loaded} sample files; graph has "
+    failed = [r for r in result.runs if r["status"] == "failed"]
+    click.echo(f"index: {result.index.resolve()} ({len(result.runs)} runs, {len(failed)} "
+               f"failed{': ' if failed else ''}{', '.join(r['uid'] for r in failed)})")
+    counts = ", ".join(f"{source} {len(f.paths)}" for source, f in result.files.items())
+    click.echo(f"loaded {sum(r.status in ('loaded', 'unchanged') for r in result.loads)} "
+               f"generated files ({counts}); graph has "
                f"{sum(v for k, v in info['nodes'].items() if k == 'Lineage')} nodes; linked "
-               f"{sum(c['links'] for c in linked.rules.values())} executions across systems")
-    for path in written:
-        click.echo(f"report: {Path(path).resolve()}")
+               f"{sum(c['links'] for c in result.link.rules.values())} executions across "
+               "systems")
+    if keep:
+        click.echo(f"files: {Path(keep).resolve()}")
+    for run in result.runs:
+        click.echo(f"report: {run['path'].resolve()}")
     if not into_current_graph or not _settings().neo4j_uri:
         status = server.control("status", demo=not into_current_graph)
         click.echo(f"Neo4j Browser: {status['browser_url']} (user {status['user']}, "

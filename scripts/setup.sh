@@ -26,10 +26,6 @@ command -v mvn >/dev/null || need+=(maven)
 if [ "${LINEAGE_SETUP_TEST_TOOLS:-1}" = 1 ]; then
   command -v chromium >/dev/null || need+=(chromium)
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
-  # Swift's own importer (tests/oracle/swift) hashes scripts with the openssl command
-  command -v openssl >/dev/null || need+=(openssl)
-  # XALT's own loader (tests/oracle/xalt) writes to MariaDB, started by the test itself
-  [ -x /usr/sbin/mariadbd ] || command -v mariadbd >/dev/null || need+=(mariadb-server)
   # the compiled NetLogger reader (lineage/sources/pegasus/_netlogger_c.c), tested both ways
   command -v cc >/dev/null || command -v gcc >/dev/null || need+=(gcc)
   python3 -c 'import os, sys, sysconfig

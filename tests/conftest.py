@@ -18,16 +18,11 @@ import pytest
 
 from lineage import server
 from lineage.api import Lineage
-from lineage.cli import samples_dir
 from lineage.connection import Graph, Settings
 
-REPO = Path(__file__).resolve().parent.parent
+from .corpus import CORPUS, MISSING, ORACLES, REPO, SAMPLES, needs_corpus  # noqa: F401
+
 TEST_STATE = Path(os.environ.get("LINEAGE_TEST_STATE", REPO / ".test-state"))
-SAMPLES = samples_dir()
-#: Documents and facts written by others (../shared beside the checkout, or $LINEAGE_CORPUS)
-CORPUS = Path(os.environ.get("LINEAGE_CORPUS", REPO.parent / "shared"))
-#: the prov package's own PROV-JSON test documents (CORPUS/oracles/README.md)
-PROV_SUITE = CORPUS / "oracles" / "prov-suite"
 
 
 def _docker_answers() -> bool:
@@ -90,6 +85,10 @@ def cli_env(neo4j_settings, monkeypatch):
 #: Fixtures that need the real Neo4j server: tests using them get the ``neo4j`` marker, so
 #: ``pytest -m "not neo4j"`` runs the parser, model and doctest checks without a server.
 SERVER_FIXTURES = {"neo4j_settings", "session_lineage", "lin", "cli_env", "test_state_dir"}
+
+
+def pytest_report_header(config):
+    return f"real samples: {SAMPLES}" if SAMPLES.is_dir() else f"SKIPPING their tests: {MISSING}"
 
 
 def pytest_collection_modifyitems(config, items):

@@ -6,6 +6,7 @@ import pytest
 from lineage.api import Rows
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 BD_WF = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
@@ -25,6 +26,7 @@ def count_edges(lin, uids):
                      "$uids RETURN type(r) AS type, count(*) AS n", uids=uids)
 
 
+@needs_corpus
 @pytest.mark.parametrize("name", ["ancestors", "descendants"])
 def test_ancestry_rows_become_the_start_node_its_lineage_and_typed_edges(lin, name):
     lin.load([BD])
@@ -52,6 +54,7 @@ def test_ancestry_rows_become_the_start_node_its_lineage_and_typed_edges(lin, na
     assert {k: job[k] for k in stored} == stored
 
 
+@needs_corpus
 def test_edge_rows_become_a_multigraph_keyed_by_type(lin):
     lin.load([BD])
     uids = [r["uid"] for r in lin.query("run_member_uids", run=BD_WF, max_depth=2)]
@@ -74,6 +77,7 @@ def test_two_types_between_one_pair_stay_two_edges():
     assert graph["a"]["b"]["USED:y"]["key"] == "y"
 
 
+@needs_corpus
 def test_subgraph_is_a_typed_networkx_graph_and_rows_remain(lin):
     lin.load([BD])
     graph = lin.subgraph(BD_WF, depth=3)

@@ -12,6 +12,9 @@ import pytest
 from lineage import templates
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 BOUNDED = ["ancestors", "descendants", "swift/ancestors", "swift/descendants",
            "ancestors_paths", "descendants_paths"]

@@ -13,6 +13,7 @@ from lineage.report import grass, guide
 
 from .browser import chromium, screenshot
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 PATH_TEMPLATES = {"ancestors_paths", "descendants_paths", "run_members_paths",
                   "pegasus/workflow_jobs_paths", "chimbuko/anomaly_call_stack_paths"}
@@ -147,6 +148,7 @@ def _run(lin, template, params):
                                           database_=lin.graph.database)
 
 
+@needs_corpus
 @pytest.mark.parametrize("template", templates.all_templates(), ids=lambda t: t.name)
 def test_guide_example_finds_rows_when_the_api_example_does(guide_graph, template):
     params = _guide_params(guide_graph, template)
@@ -159,6 +161,7 @@ def test_guide_example_finds_rows_when_the_api_example_does(guide_graph, templat
         assert records, f"the guide's example of {template.name} finds nothing with {params}"
 
 
+@needs_corpus
 def test_failed_jobs_example_is_a_workflow_with_failed_jobs(guide_graph):
     template = templates.get("pegasus/failed_jobs")
     params = _guide_params(guide_graph, template)
@@ -166,6 +169,7 @@ def test_failed_jobs_example_is_a_workflow_with_failed_jobs(guide_graph):
     assert any(r["status"] == "failed" for r in rows), params
 
 
+@needs_corpus
 def test_path_templates_return_bounded_paths(guide_graph):
     from neo4j.graph import Path as Neo4jPath
     for name in sorted(PATH_TEMPLATES):
@@ -218,6 +222,7 @@ def _drawn(lin, frame) -> list[tuple[list[str], str]]:
     return out
 
 
+@needs_corpus
 def test_browser_draws_path_examples_in_the_guide_style(test_state_dir, guide_graph):
     info = server.status(test_state_dir)
     with chromium(offline=False) as context:

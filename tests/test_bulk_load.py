@@ -34,6 +34,7 @@ from lineage.writer import WriteStats, ensure_schema
 
 from . import graphcheck
 from .conftest import SAMPLES, TEST_STATE
+from .corpus import inputs, needs_corpus
 
 BULK_STATE = TEST_STATE / "bulk"
 
@@ -99,6 +100,7 @@ def _import_id_types(monkeypatch, node_files: list[str] | None = None) -> list[s
     return used
 
 
+@needs_corpus
 def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin, monkeypatch):
     import lineage.bulk
 
@@ -147,6 +149,7 @@ def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin, monkeypatch):
     assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
 
 
+@needs_corpus
 def test_a_bulk_load_past_its_memory_budget_gives_the_same_graph(lin, bulk_lin, monkeypatch):
     """Folded on disk, partition by partition, past 1,000 elements in memory."""
     from lineage import bulk
@@ -181,6 +184,7 @@ def test_a_bulk_load_past_its_memory_budget_gives_the_same_graph(lin, bulk_lin, 
     assert not [p for p in state.glob("bulk-*") if p.is_dir()]
 
 
+@needs_corpus
 def test_bulk_refuses_a_graph_that_is_not_empty(bulk_lin, tmp_path):
     bulk_lin.reset(force=True)
     bulk_lin.load([SAMPLES / "xalt"])
@@ -198,6 +202,7 @@ def test_bulk_refuses_a_graph_that_is_not_empty(bulk_lin, tmp_path):
     assert graphcheck.of(bulk_lin, with_loads=True) == before
 
 
+@needs_corpus
 def test_bulk_refuses_a_server_that_is_not_the_managed_one(lin, bulk_lin):
     """The session's server is not the managed server of LINEAGE_HOME (this module's)."""
     with pytest.raises(BulkRefused, match="managed local server only"):
@@ -205,6 +210,7 @@ def test_bulk_refuses_a_server_that_is_not_the_managed_one(lin, bulk_lin):
     assert graphcheck.of(lin).nodes == 0
 
 
+@needs_corpus
 @pytest.mark.parametrize("bad_first", [False, True], ids=["good-then-bad", "bad-then-good"])
 def test_a_malformed_input_is_left_out_of_a_bulk_load(bulk_lin, tmp_path, bad_first):
     """The first input is folded while it is read (a failure there empties the graph
@@ -234,6 +240,7 @@ def _bolt_answers(uri: str) -> bool:
         return False
 
 
+@needs_corpus
 def test_the_server_is_down_while_a_bulk_load_parses(bulk_lin):
     """The stop overlaps the parse (and keeps other clients from writing into the database
     the import replaces): while the second input is parsed, Bolt no longer answers."""
@@ -270,6 +277,7 @@ def test_the_server_is_down_while_a_bulk_load_parses(bulk_lin):
     assert bulk_lin.query("MATCH (l:Load) RETURN count(l) AS n")[0]["n"] >= 2
 
 
+@needs_corpus
 def test_a_bulk_load_that_breaks_before_the_import_starts_the_server_again(bulk_lin,
                                                                           monkeypatch):
     bulk_lin.reset(force=True)
@@ -290,6 +298,7 @@ def _load_with_a_broken_parse(bulk_lin, monkeypatch) -> None:
     assert server.status(BULK_STATE)["running"]
 
 
+@needs_corpus
 def test_a_server_that_ends_while_finishing_its_start_is_the_news_unless_the_load_failed(
         bulk_lin, monkeypatch):
     """The restart returns once Bolt answers; the web server's start may still fail (its
@@ -481,7 +490,8 @@ def _folded_both_ways(item) -> tuple[_Graph, WriteStats, _Graph, WriteStats]:
     return eager, eager_stats, later, later_stats
 
 
-@pytest.mark.parametrize("item", [i for i in expand([SAMPLES]) if i.format is not None],
+@needs_corpus
+@pytest.mark.parametrize("item", inputs(),
                          ids=lambda i: i.path.rsplit("/", 1)[-1])
 def test_the_first_input_folds_while_read_as_it_would_after(item):
     eager, eager_stats, later, later_stats = _folded_both_ways(item)

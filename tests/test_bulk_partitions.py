@@ -21,6 +21,7 @@ from lineage.sources.base import Format, LoadReport
 from .conftest import SAMPLES
 from .test_bulk_load import _row_set, _uid_rows
 from .xalt_helpers import RUN_AAA, signed
+from .corpus import needs_corpus
 
 
 def _fold(items, budget, directory) -> dict:
@@ -140,6 +141,7 @@ def in_memory(inputs, tmp_path_factory) -> dict:
     return _fold(inputs, None, tmp_path_factory.mktemp("memory"))
 
 
+@needs_corpus
 def test_the_reference_fold_is_worth_comparing_with(in_memory):
     assert not in_memory["partitioned"]
     assert len(in_memory["nodes"]) > 1000 and len(in_memory["relationships"]) > 3000
@@ -148,6 +150,7 @@ def test_the_reference_fold_is_worth_comparing_with(in_memory):
     assert in_memory["empty"], "an empty list value"
 
 
+@needs_corpus
 @pytest.mark.parametrize("budget, buffered", [
     (1000, 7),       # in the middle of the first input; chunks of a few rows
     (4000, 200_000),  # between inputs (the first holds ~3,000 elements)
@@ -161,6 +164,7 @@ def test_past_the_budget_the_fold_on_disk_gives_the_same_graph(inputs, in_memory
     assert on_disk == {**in_memory, "partitioned": True}
 
 
+@needs_corpus
 def test_the_first_input_spills_in_its_middle(inputs, tmp_path, monkeypatch):
     """With a budget of 1,000 the made input (3,000 elements) goes to disk while it is read:
     some of its relationships were folded in memory, some waited, the rest came after."""
@@ -178,6 +182,7 @@ def test_partitions_are_sized_for_the_whole_input():
     assert bulk_partitions.partitions_for(10**12, 1000) == 1024
 
 
+@needs_corpus
 def test_a_first_input_that_fails_after_its_spill_leaves_nothing(inputs, tmp_path):
     """Strict: the made input with a bad record at its end fails after going to disk; the
     fold is empty again, its files are gone, and the next input folds in memory."""
@@ -240,6 +245,7 @@ def test_the_cli_prints_a_pending_input_with_its_folded_counts_in_input_order():
     assert [line.split()[1] for line in lines] == ["e", "f"]
 
 
+@needs_corpus
 def test_one_process_folds_the_partitions_as_two_do(inputs, in_memory, tmp_path, monkeypatch):
     from lineage import bulk
 
@@ -273,6 +279,7 @@ def _raise():
     raise ValueError("disk on fire")
 
 
+@needs_corpus
 def test_an_error_folding_relationships_on_disk_is_raised_here(inputs, tmp_path, monkeypatch):
     from lineage.errors import LineageError
 
@@ -282,6 +289,7 @@ def test_an_error_folding_relationships_on_disk_is_raised_here(inputs, tmp_path,
         _fold(inputs, 1000, tmp_path)
 
 
+@needs_corpus
 def test_a_killed_relationship_process_is_an_error(inputs, tmp_path, monkeypatch):
     import signal
 
@@ -292,6 +300,7 @@ def test_a_killed_relationship_process_is_an_error(inputs, tmp_path, monkeypatch
         _fold(inputs, 1000, tmp_path)
 
 
+@needs_corpus
 def test_an_error_folding_nodes_on_disk_ends_the_relationship_process(inputs, tmp_path,
                                                                      monkeypatch):
     import signal
@@ -315,6 +324,7 @@ def test_an_error_folding_nodes_on_disk_ends_the_relationship_process(inputs, tm
         os.waitpid(child, os.WNOHANG)
 
 
+@needs_corpus
 def test_a_full_disk_under_the_partitions_is_an_error_naming_the_place(inputs, tmp_path,
                                                                        monkeypatch):
     import errno

@@ -14,6 +14,7 @@ from lineage.records import Edge, Node
 
 from . import chimbuko_oracle as oracle
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 CH = SAMPLES / "chimbuko"
 V0_ANOM = CH / "provdb_v0_anomalies.json"
@@ -31,6 +32,7 @@ def exec_uids(recs):
     return {r.uid for r in recs if isinstance(r, Node) and r.kind.label == "FunctionExecution"}
 
 
+@needs_corpus
 @pytest.mark.parametrize("path", [V0_ANOM, V0_NORM, V2_ANOM])
 def test_distinct_executions_match_the_records(path):
     recs, report = parse(path)
@@ -41,6 +43,7 @@ def test_distinct_executions_match_the_records(path):
     assert report.extra["records"][coll] == len(oracle.records(path))
 
 
+@needs_corpus
 def test_call_edges_are_distinct_and_complete():
     recs, _ = parse(V0_ANOM)
     called = [(r.start, r.end) for r in recs if isinstance(r, Edge) and r.rel.name == "CALLED_BY"]
@@ -51,6 +54,7 @@ def test_call_edges_are_distinct_and_complete():
     assert set(called) == expected
 
 
+@needs_corpus
 def test_every_edge_end_is_emitted_as_a_node():
     for path in (V0_ANOM, V0_NORM, V2_ANOM, V0_META):
         recs, _ = parse(path)
@@ -60,6 +64,7 @@ def test_every_edge_end_is_emitted_as_a_node():
         assert dangling == [], path
 
 
+@needs_corpus
 def test_generations_and_both_histogram_spellings():
     v0, _ = parse(V0_ANOM)
     v2, _ = parse(V2_ANOM)
@@ -99,6 +104,7 @@ def test_missing_optional_fields_are_fine():
     assert node.extra_labels == ()
 
 
+@needs_corpus
 def test_metadata_becomes_rank_properties():
     recs, report = parse(V0_META)
     meta = oracle.records(V0_META)
@@ -112,6 +118,7 @@ def test_metadata_becomes_rank_properties():
     assert json.loads(ranks[-1].props["gpu_threads"])[str(gpu_tids[0])]["CUDA Stream"] is not None
 
 
+@needs_corpus
 def test_gpu_parent_becomes_launched_on():
     rec = dict(oracle.records(V0_NORM)[3])  # a GPU kernel of the sample
     assert rec["is_gpu_event"]
@@ -128,6 +135,7 @@ def test_gpu_parent_becomes_launched_on():
         (r.start, r.end) for r in recs if isinstance(r, Edge) and r.rel.name == "CALLED_BY"}
 
 
+@needs_corpus
 def test_file_tree_and_global_files(tmp_path):
     tree = tmp_path / "prov" / "0" / "1"
     tree.mkdir(parents=True)
@@ -162,6 +170,7 @@ def test_file_tree_and_global_files(tmp_path):
     assert run.props["counter_names"] == ["Message size for all-reduce"]
 
 
+@needs_corpus
 def test_detection_is_specific():
     found = {}
     for path in sorted(SAMPLES.glob("*/*")):
@@ -172,6 +181,7 @@ def test_detection_is_specific():
         assert (found[path.name] == "chimbuko") == is_chimbuko, path.name
 
 
+@needs_corpus
 def test_malformed_json_and_bad_records(tmp_path):
     bad = tmp_path / "x.anomalies.json"
     good = oracle.records(V2_ANOM)
@@ -190,6 +200,7 @@ def test_malformed_json_and_bad_records(tmp_path):
     assert chimbuko.event_uid(chimbuko.run_key(broken), 0, good[1]["event_id"]) in exec_uids(recs)
 
 
+@needs_corpus
 def test_bytes_that_are_not_utf8_are_our_error_not_a_decoder_crash(tmp_path):
     # found by test_fuzz_parsers (a 0xc0 byte inserted into a sample): ijson's C backend
     # raised UnicodeDecodeError, which named neither the file nor the record
@@ -203,6 +214,7 @@ def test_bytes_that_are_not_utf8_are_our_error_not_a_decoder_crash(tmp_path):
     assert report.skipped
 
 
+@needs_corpus
 def test_json_lines_are_read_too(tmp_path):
     path = tmp_path / "export.anomalies.json"
     path.write_text("\n".join(json.dumps(r) for r in oracle.records(V2_ANOM)))
@@ -227,6 +239,7 @@ def test_unqlite_without_provenance_collections_is_rejected(tmp_path):
     assert list(chimbuko.parse_unqlite(junk, report)) == [] and report.skipped
 
 
+@needs_corpus
 def test_shard_records_match_json_records(tmp_path):
     import unqlite
 

@@ -1,6 +1,6 @@
 """Every generation and spelling of a Chimbuko provenance record that the mapping reads
 (lineage/sources/chimbuko/spellings.py: VARIANTS) has a test here, each built from the real
-samples (lineage/samples/chimbuko) rewritten to that variant and loaded into Neo4j.
+samples ($LINEAGE_CORPUS/samples/chimbuko) rewritten to that variant and loaded into Neo4j.
 :func:`test_every_variant_has_a_test` fails when the table gains an entry without one.
 """
 
@@ -17,6 +17,9 @@ from lineage.sources.chimbuko.mapping import parse_json
 from lineage.sources.chimbuko.spellings import VARIANTS
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 CH = SAMPLES / "chimbuko"
 

@@ -9,12 +9,14 @@ import sys
 
 from .conftest import SAMPLES
 from .conftest import run_cli as run
+from .corpus import needs_corpus
 
 BD = str(SAMPLES / "pegasus" / "blackdiamond-4.0.bp")
 BD_WF = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
 
 
 
+@needs_corpus
 def test_load_stats_query_report(lin, cli_env, tmp_path):
     run(cli_env, "load", BD)
     stats = json.loads(run(cli_env, "stats", "--json").stdout)
@@ -62,6 +64,7 @@ def test_cypher_list_and_show():
     assert "MATCH (start:Lineage {uid: $uid})" in shown
 
 
+@needs_corpus
 def test_reset_empties_the_graph(lin, cli_env):
     run(cli_env, "load", BD)
     run(cli_env, "reset", "--yes")
@@ -69,27 +72,30 @@ def test_reset_empties_the_graph(lin, cli_env):
     assert stats["nodes"] == {}
 
 
-def test_demo_loads_samples_and_writes_reports(lin, cli_env, tmp_path):
-    # the demo's own server is tested in test_demo.py; here the samples go to the test graph
+def test_demo_into_current_graph_loads_the_campaign_and_writes_reports(lin, cli_env, tmp_path):
+    # the demo's own server is tested in test_demo.py; here the campaign goes to the test graph
+    from . import demo_scenario as demo
+
     proc = run(cli_env, "demo", "--into-current-graph", "-o", str(tmp_path / "reports"))
     reports = [line.split("report: ", 1)[1] for line in proc.stdout.splitlines()
                if line.startswith("report: ")]
     runs = lin.query("runs")
-    assert runs and len(reports) == len(runs)
+    assert runs and len(reports) == len(runs) == 17
     html = open(reports[0], encoding="utf-8").read()
     assert "vis.Network" in html and "<script src=" not in html
     statuses = [r["s"] for r in lin.query("MATCH (l:Load) RETURN l.status AS s")]
-    assert statuses.count("loaded") >= 20 and set(statuses) <= {"loaded", "empty"}
+    assert statuses.count("loaded") == len(statuses) == 38
     kinds = {r["kind"] for r in runs}
     assert {"Workflow", "ScriptRun", "ProgramRun", "Execution"} <= kinds
-    # the bundled linked samples: five links, and the workflow's report shows the chain
-    assert "linked 5 executions across systems" in proc.stdout
-    [bd] = [r for r in reports if "ea17e8ac" in r]
-    page = open(bd, encoding="utf-8").read()
+    # the generated campaign, linked, and the first workflow's report shows the chain
+    assert "linked 24 executions across systems" in proc.stdout
+    [first] = [r for r in reports if demo.FIRST.uuid in r]
+    page = open(first, encoding="utf-8").read()
     assert "Across systems (lineage link)" in page
-    assert "a11a1e00-0000-4000-8000-000000000001" in page and "pegasus-analyze-4.0" in page
+    assert demo.ANALYZE.process.uuid in page and "/opt/keg/bin/analyze" in page
 
 
+@needs_corpus
 def test_verbose_logs_steps_and_never_the_password(lin, cli_env, tmp_path):
     secret = cli_env["NEO4J_PASSWORD"]
     quiet = run(cli_env, "load", BD)

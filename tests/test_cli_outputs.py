@@ -16,6 +16,7 @@ from lineage.api import Rows
 
 from .conftest import SAMPLES
 from .conftest import run_cli as run
+from .corpus import needs_corpus, REPO
 
 FAILURE = SAMPLES / "pegasus" / "process_wf_failure.static.bp"
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
@@ -37,6 +38,7 @@ def test_rows_convert_to_pandas_and_networkx():
     assert list(empty.columns) == ["uid", "depth"] and empty.empty
 
 
+@needs_corpus
 def test_query_results_as_dataframe_and_graph(lin):
     lin.load([BD])
     wf = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
@@ -51,6 +53,7 @@ def test_query_results_as_dataframe_and_graph(lin):
     assert dag.number_of_edges() == informed[0]["n"]
 
 
+@needs_corpus
 def test_cypher_show_takes_examples_from_the_graph(lin, cli_env):
     lin.load([FAILURE])
     shown = run(cli_env, "cypher", "show", "ancestors").stdout
@@ -67,6 +70,7 @@ def test_cypher_show_takes_examples_from_the_graph(lin, cli_env):
     assert json.dumps(header) in plain.splitlines()[0]
 
 
+@needs_corpus
 def test_format_csv_and_json_for_tabular_commands(lin, cli_env):
     loaded = list(csv.DictReader(io.StringIO(run(cli_env, "load", "--format", "csv",
                                                   str(BD)).stdout)))
@@ -102,6 +106,7 @@ def _load_on_a_terminal(env, path):
     return b"".join(chunks).decode("utf-8", "replace")
 
 
+@needs_corpus
 def test_progress_bar_on_a_terminal_only(lin, cli_env):
     env = {k: v for k, v in cli_env.items() if k != "CI"}
     shown = _load_on_a_terminal(env, BD)
@@ -122,6 +127,7 @@ def test_control_characters_never_reach_the_terminal(lin, cli_env):
         assert "\\x1b]0;owned\\x07\\x00\\x0dX" in out.stdout
 
 
+@needs_corpus
 def test_tables_are_for_people_machine_formats_keep_values(lin, cli_env):
     lin.load([BD])
     table = run(cli_env, "query", "runs").stdout
@@ -133,6 +139,7 @@ def test_tables_are_for_people_machine_formats_keep_values(lin, cli_env):
     assert " s " in jobs or jobs.rstrip().endswith(" s")  # durations carry their unit
 
 
+@needs_corpus
 def test_mistakes_get_messages_that_say_what_to_do(lin, cli_env):
     lin.load([BD])
     assert run(cli_env, "-h").stdout.startswith("Usage: lineage [OPTIONS] COMMAND")
@@ -157,7 +164,7 @@ def test_the_progress_bar_moves_within_a_large_file(lin, cli_env, tmp_path):
     import re
     import sys as _sys
 
-    _sys.path.insert(0, str(SAMPLES.parent.parent / "bench"))
+    _sys.path.insert(0, str(REPO / "bench"))
     import gen_bp
 
     big = tmp_path / "big.bp"
@@ -170,6 +177,7 @@ def test_the_progress_bar_moves_within_a_large_file(lin, cli_env, tmp_path):
     assert counts and min(counts) < max(counts), counts  # the count grows while reading
 
 
+@needs_corpus
 def test_tables_fit_the_terminal_and_one_row_is_a_record(lin, cli_env, tmp_path):
     deep = tmp_path / ("d" * 90) / BD.name  # a load path wider than the terminal (CI checkouts)
     deep.parent.mkdir()

@@ -1,7 +1,7 @@
 """The command line starts without the driver's optional dataframe libraries (numpy, pandas,
 pyarrow: about 0.25 s of imports when installed, as they are in the test environment), while a
-notebook importing lineage keeps the driver as it is. Timing is measured in the README
-(bench: `lineage --help` before and after), never asserted here."""
+notebook importing lineage keeps the driver as it is. Timing is measured in docs/performance.md
+(bench/bench_cli_startup.py), never asserted here."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ print(json.dumps(sorted(m for m in sys.modules if m == "neo4j" or m.startswith("
                                   ["cypher", "show", "ancestors", "--header-examples"],
                                   ["config", "show"], ["neo4j", "status"]])
 def test_commands_that_never_reach_neo4j_do_not_load_the_driver(argv, tmp_path):
-    """The driver's import is most of a command's start-up (README, CLI start-up)."""
+    """The driver's import is most of a command's start-up (docs/performance.md)."""
     out = subprocess.run([sys.executable, "-c", NO_DRIVER_PROBE, *argv], capture_output=True,
                          text=True, env=_closed_port_env(tmp_path))
     assert out.returncode == 0, out.stderr

@@ -211,18 +211,18 @@ def test_a_bulk_fold_budget_that_is_no_count_is_refused(tmp_path, text):
         Settings.from_env(env)
 
 
-def test_every_environment_variable_read_is_in_the_readmes_table():
-    """README's "Environment variables" table lists every LINEAGE_* / NEO4J_* name the
-    package, the setup script and the tests read."""
+def test_every_environment_variable_read_is_in_the_configuration_pages_table():
+    """docs/configuration.md's "Environment variables" table lists every LINEAGE_* / NEO4J_*
+    name the package, the setup script and the tests read."""
     repo = Path(__file__).resolve().parents[1]
     sources = [*repo.glob("lineage/**/*.py"), repo / "scripts" / "setup.sh",
-               repo / "tests" / "conftest.py"]
+               *repo.glob("tests/**/*.py")]
     read = set()
     for path in sources:  # quoted names, and the shell's ${NAME
         read |= set(re.findall(r"""(?:["']|\$\{)((?:LINEAGE|NEO4J)_[A-Z0-9_]+)["'}:]""",
                                path.read_text()))
     read.discard("LINEAGE_RELS")  # a name in lineage.model's __all__, not a variable
-    readme = (repo / "README.md").read_text()
-    table = readme[readme.index("### Environment variables"):readme.index("### Logging")]
+    page = (repo / "docs" / "configuration.md").read_text()
+    table = page[page.index("## Environment variables"):page.index("## Logging")]
     assert len(read) >= 20, sorted(read)
     assert sorted(name for name in read if f"`{name}`" not in table) == []

@@ -1,20 +1,21 @@
-"""`lineage demo` loads the samples into its own managed Neo4j: the user's graph stays as it
-was, whatever NEO4J_URI or the profile file name."""
+"""`lineage demo` end to end: it generates the campaign, loads and links it in its own
+managed Neo4j (the user's graph stays as it was, whatever NEO4J_URI or the profile file
+name), writes a report per run and an index with the failed runs first; ``--keep DIR``
+leaves the generated files there, and without it they are removed."""
 
 import json
 import os
+import re
 
 import pytest
 
 from lineage import server
 from lineage.api import Lineage
 from lineage.connection import Graph, Settings
+from lineage.demo.run import report_name
 
-from .conftest import SAMPLES
+from . import demo_scenario as demo
 from .conftest import run_cli as run
-
-BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
-
 
 
 def snapshot(lin):
@@ -27,40 +28,88 @@ def snapshot(lin):
             sorted(json.dumps(r, sort_keys=True, default=str) for r in rels))
 
 
-@pytest.fixture
-def demo_home(tmp_path):
-    """A state directory of the test's own for the demo server, stopped afterwards."""
-    home = tmp_path / "home"
+@pytest.fixture(scope="module")
+def demo_home(tmp_path_factory):
+    """A state directory of the module's own for the demo server, stopped afterwards."""
+    home = tmp_path_factory.mktemp("home")
     yield home
     server.stop(home / "demo")
 
 
-def test_demo_leaves_the_users_graph_untouched(lin, cli_env, demo_home, tmp_path):
-    lin.load([BD])  # the user's graph (NEO4J_URI points at it)
+def demo_env(cli_env, home, scratch):
+    """The CLI's environment with the demo's state in ``home`` and temporary files in
+    ``scratch``."""
+    scratch.mkdir(exist_ok=True)
+    return dict(cli_env, LINEAGE_HOME=str(home), LINEAGE_NEO4J_HEAP="512m",
+                LINEAGE_NEO4J_PAGECACHE="128m", TMPDIR=str(scratch))
+
+
+def demo_graph(home):
+    """The demo server's status and a connection to its graph."""
+    info = json.loads(run(dict(os.environ, LINEAGE_HOME=str(home)), "neo4j", "status", "--demo",
+                          "--json").stdout)
+    return info, Lineage(Graph.connect(Settings(info["uri"], "neo4j",
+                                                server.password(home / "demo"), None, True)))
+
+
+def test_demo_leaves_the_users_graph_untouched_and_no_files(lin, cli_env, demo_home, tmp_path):
+    written = demo.write(tmp_path / "user")
+    lin.load(demo.paths(written, "pegasus")[:1])  # the user's graph (NEO4J_URI points at it)
     before = snapshot(lin)
     assert before[0] and before[1]
-    env = dict(cli_env, LINEAGE_HOME=str(demo_home), LINEAGE_NEO4J_HEAP="512m",
-               LINEAGE_NEO4J_PAGECACHE="128m")
+    env = demo_env(cli_env, demo_home, tmp_path / "scratch")
     proc = run(env, "demo", "-o", str(tmp_path / "reports"))
     assert "not to NEO4J_URI" in proc.stderr
     assert snapshot(lin) == before  # not one property or relationship changed
 
-    status = json.loads(run(env, "neo4j", "status", "--demo", "--json").stdout)
+    status, other = demo_graph(demo_home)
     assert status["running"] and status["state_dir"] == str(demo_home / "demo" / "neo4j")
     assert status["uri"] != os.environ.get("NEO4J_URI") and status["uri"] != cli_env["NEO4J_URI"]
     assert f"password in {status['password_file']}" in proc.stdout
     assert oct(os.stat(status["password_file"]).st_mode & 0o777) == "0o600"
-    demo = Lineage(Graph.connect(Settings(status["uri"], "neo4j",
-                                          server.password(demo_home / "demo"), None, True)))
     try:
-        runs = demo.query("runs")
-        loaded = demo.stats()["loads"]
+        runs = other.query("runs")
+        loaded = other.stats()["loads"]
     finally:
-        demo.close()
+        other.close()
     reports = [line.split("report: ", 1)[1] for line in proc.stdout.splitlines()
                if line.startswith("report: ")]
-    assert runs and len(reports) == len(runs)
-    assert len(loaded) > 1 and str(BD) in {r["path"] for r in loaded}  # the samples went there
+    assert runs and len(reports) == len(runs) == 17
+    assert len(loaded) == 38  # the generated files went there...
+    assert all(r["path"].startswith(str(tmp_path / "scratch")) for r in loaded)
+    assert list((tmp_path / "scratch").iterdir()) == []  # ...from a folder removed afterwards
     assert {r["uid"] for r in runs} - {r["uid"] for r in lin.query("runs")}  # demo-only runs
     # and no server of the user's was started in that LINEAGE_HOME: the demo's is its own
     assert not json.loads(run(env, "neo4j", "status", "--json").stdout)["running"]
+
+
+ROW = re.compile(r'<tr><td>(.*?)</td><td>(.*?)</td>\s*<td><a href="(.*?)">', re.S)
+
+
+def test_keep_leaves_the_files_and_the_index_lists_every_run_failed_first(cli_env, demo_home,
+                                                                          tmp_path):
+    files, reports = tmp_path / "files", tmp_path / "reports"
+    env = demo_env(cli_env, demo_home, tmp_path / "scratch")
+    proc = run(env, "demo", "-o", str(reports), "--keep", str(files))
+    assert f"files: {files.resolve()}" in proc.stdout
+    kept = sorted(p.relative_to(files) for p in files.rglob("*") if p.is_file())
+    again = tmp_path / "again"
+    assert kept == sorted(p.relative_to(again) for p in demo.paths(demo.write(again)))
+
+    first = proc.stdout.splitlines()[0]  # the answer first: where the index is, what failed
+    failed_uid = demo.workflow(demo.SECOND)
+    assert first == (f"index: {(reports / 'index.html').resolve()} (17 runs, 1 failed: "
+                     f"{failed_uid})")
+    html = (reports / "index.html").read_text()
+    assert "1 of 17 runs failed" in html
+    rows = ROW.findall(html)
+    _, other = demo_graph(demo_home)
+    try:
+        runs = other.query("runs")
+    finally:
+        other.close()
+    assert sorted(href for *_, href in rows) == sorted(report_name(r["uid"]) for r in runs)
+    statuses = [status for status, *_ in rows]
+    assert statuses[0] == "failed" and "failed" not in statuses[1:]
+    assert rows[0][2] == report_name(failed_uid)
+    assert all((reports / href).is_file() for *_, href in rows)

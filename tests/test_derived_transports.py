@@ -6,8 +6,11 @@ from lineage.sources import registry as loaders
 from lineage.sources.base import LoadReport
 
 from .conftest import SAMPLES
+from .corpus import derived, needs_corpus
 
-DERIVED = Path(__file__).parent / "data" / "derived"
+pytestmark = needs_corpus
+
+DERIVED = derived()
 
 
 def records(path):

@@ -7,8 +7,11 @@ from click.testing import CliRunner
 from lineage import cli
 
 from .conftest import SAMPLES
+from .corpus import first, needs_corpus
 
-XALT_RUN = next((SAMPLES / "xalt").glob("run.*.json"))
+pytestmark = needs_corpus
+
+XALT_RUN = first("xalt", "run.*.json")
 FAIL_DB = SAMPLES / "pegasus" / "process_wf_failure.stampede.db"
 
 
@@ -81,40 +84,31 @@ def test_two_swift_runs_of_one_script_with_another_parameter(lin, tmp_path):
 
 
 def test_linked_wholes_and_the_html_page(lin, tmp_path, cli_env):
-    """The blackdiamond run again a day later whose analyze job ran with another libkeg
-    build (same path, other sha1) and showed fewer anomalies, each linked to XALT runs."""
-    import re
+    """The demo's diamond run again a day later, after libkeg was rebuilt in place (same
+    path, other sha1): its analyze failed and Chimbuko found nothing, each linked to XALT
+    runs."""
+    from lineage.demo import campaign
 
-    from lineage.settings import LoadOptions
+    from . import demo_scenario as demo
 
-    from . import linked_run as run
-    from .xalt_helpers import signed
-
-    day, second_wf = 86400, "ea17e8ac-0000-4000-8000-00000000d2d2"
-    bp = (SAMPLES / "pegasus" / "blackdiamond-4.0.bp").read_text().replace(run.WF, second_wf)
-    bp = bp.replace("ts=2012-03-13T", "ts=2012-03-14T")
-    bp = re.sub(r"start_time=(\d+)", lambda m: f"start_time={int(m.group(1)) + day}", bp)
-    (tmp_path / "day2").mkdir()
-    (tmp_path / "day2" / "blackdiamond-day2.bp").write_text(bp)
-    libs = [[run.LIBKEG[0], "c0de" * 10]]
-    (tmp_path / "day2" / "run.day2.zzz.json").write_text(signed(run.xalt_run(
-        "da200000-0000-4000-8000-000000000001", run.ANALYZE, run.ANALYZE_SHA1, "79.0",
-        run.HOST, run.ANALYZE_START + day + 0.4, 59.0, libs)))
-    day1 = run.write(tmp_path / "day1")
-    lin.load([SAMPLES / "pegasus" / "blackdiamond-4.0.bp", *day1, tmp_path / "day2"],
-             options=LoadOptions(chimbuko_run=run.CHIMBUKO_RUN))
+    demo.load(lin, tmp_path / "files")
     lin.link()
-    first, second = f"pegasus:workflow:{run.WF}", f"pegasus:workflow:{second_wf}"
+    first, second = demo.workflow(demo.FIRST), demo.workflow(demo.SECOND)
     rows = lin.diff(first, second)["differences"]
     linked = {(r["aspect"], r["name"]): (r["first"], r["second"]) for r in rows
               if "linked" in r["aspect"]}
+    libkeg = campaign.LIBKEG
     assert linked[("library sha1 changed at the same path (linked XALT run)",
-                   f"analyze_j4: {run.LIBKEG[0]}")] == (run.LIBKEG[1], "c0de" * 10)
-    anomalies = linked[("anomalies (linked Chimbuko run)", "analyze_j4")]
+                   f"{campaign.ANA}: {libkeg.path}")] == (libkeg.sha1,
+                                                          campaign.LIBKEG_REBUILT.sha1)
+    anomalies = linked[("anomalies (linked Chimbuko run)", campaign.ANA)]
     assert anomalies[0] > 0 and anomalies[1] == 0
+    jobs = {(r["aspect"], r["name"]): (r["first"], r["second"]) for r in rows}
+    assert jobs[("job status", campaign.ANA)] == ("succeeded", "failed")
     page = tmp_path / "diff.html"
     out = CliRunner(env=cli_env).invoke(cli.main, ["diff", first, second, "--html", str(page)])
     assert out.exit_code == 0, out.output
     html = page.read_text()
-    assert "libkeg.so.1.2" in html and "c0de" * 10 in html and "<script" not in html
+    assert "libkeg.so.4" in html and campaign.LIBKEG_REBUILT.sha1 in html
+    assert "<script" not in html
     assert oct(page.stat().st_mode & 0o777) == "0o600"

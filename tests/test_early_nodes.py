@@ -30,12 +30,14 @@ from lineage.writer import Writer
 from . import graphcheck
 from .bigstream import write_stream
 from .conftest import SAMPLES
+from .corpus import first, needs_corpus
 
 EARLY = LoadOptions(overlap_bytes=0)  # every first load writes its nodes while reading
 READ_FIRST = LoadOptions(overlap_bytes=None)
-XALT_RUN = min((SAMPLES / "xalt").glob("run.*.json"))
+XALT_RUN = first("xalt", "run.*.json")
 
 
+@needs_corpus
 @pytest.mark.parametrize("inputs", [
     ["pegasus/blackdiamond-4.0.bp"], ["xalt"], ["chimbuko"], ["swift"],
 ], ids=lambda p: p[0].split("/")[0])
@@ -137,6 +139,7 @@ def _no_trace_of(lin, path: Path, before) -> dict:
     return entry
 
 
+@needs_corpus
 def test_a_malformed_record_after_early_writes_leaves_nothing(lin, tmp_path, other_load):
     stream = write_stream(tmp_path / "run.bp", "wf-bad", range(1000))
     half = _records(stream) // 2  # the reader reads ahead: hold it well before the end
@@ -160,6 +163,7 @@ def test_a_malformed_record_after_early_writes_leaves_nothing(lin, tmp_path, oth
                      {"p": str(stream)})[0]["v"] == 1
 
 
+@needs_corpus
 def test_an_interrupt_while_reading_after_early_writes_leaves_nothing(lin, tmp_path,
                                                                       other_load):
     stream = write_stream(tmp_path / "run.bp", "wf-int", range(300))
@@ -176,6 +180,7 @@ def test_an_interrupt_while_reading_after_early_writes_leaves_nothing(lin, tmp_p
     assert "KeyboardInterrupt" in entry["error"] or entry["error"].startswith("write failed")
 
 
+@needs_corpus
 def test_a_write_failing_in_the_writer_thread_stops_the_reading(lin, tmp_path, other_load):
     """Neo4j refuses a batch (a constraint the model does not have): the reading stops at its
     next hand-over, the error is the server's, what was written is removed."""

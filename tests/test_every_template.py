@@ -11,6 +11,7 @@ from lineage import templates
 from lineage.examples import example_values
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 ALL = templates.all_templates()
 #: templates that must find rows on the bundled samples (the generic ones)
@@ -27,6 +28,7 @@ def sample_graph(session_lineage):
     session_lineage.reset()
 
 
+@needs_corpus
 @pytest.mark.parametrize("template", ALL, ids=[t.name for t in ALL])
 def test_template_returns_its_header_columns(sample_graph, template):
     values = example_values(sample_graph, template)

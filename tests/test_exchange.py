@@ -13,10 +13,11 @@ from lineage import cli
 from lineage.errors import ParseError
 
 from .conftest import SAMPLES
+from .corpus import derived, first, needs_corpus
 
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 BD_WF = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
-XALT_RUN = next((SAMPLES / "xalt").glob("run.*.json"))
+XALT_RUN = first("xalt", "run.*.json")
 SWIFT = SAMPLES / "swift" / "130-fmri-20090316-1729-mxxea3a1.log"
 
 #: A W3C PROV-JSON document as other tools write it (the PROV primer's example, abridged).
@@ -50,6 +51,7 @@ def subgraph_content(lin, nodes, edges):
             sorted((e["source"], e["type"], e["target"], plain(e["properties"])) for e in edges))
 
 
+@needs_corpus
 @pytest.mark.parametrize("sample,run", [
     (BD, BD_WF),
     (XALT_RUN, "xalt:run:acc1af54-6d3c-4ada-8cac-4c8f6aad8bb5"),
@@ -72,6 +74,7 @@ def test_export_then_import_gives_the_same_subgraph(lin, tmp_path, sample, run):
     assert subgraph_content(lin, nodes2, edges2) == before
 
 
+@needs_corpus
 def test_prov_n_and_graphml(lin, tmp_path):
     lin.load([BD])
     provn = tmp_path / "wf.provn"
@@ -128,6 +131,7 @@ def test_a_record_the_prov_package_cannot_read_is_named(lin, tmp_path):
         lin.load([broken])
 
 
+@needs_corpus
 @pytest.mark.parametrize("attribute", ["lineage:", "lineage:list__"])
 def test_a_damaged_export_is_another_tools_document(lin, tmp_path, attribute):
     """Found by test_fuzz_parsers on a random draw: a damaged export whose
@@ -135,7 +139,7 @@ def test_a_damaged_export_is_another_tools_document(lin, tmp_path, attribute):
     damaged export no longer verifies: it is read as another tool's document (its
     ``lineage:*`` claims are attributes of elements of its own), and no property is nameless.
     """
-    good = Path(__file__).parent / "data" / "derived" / "prov" / "blackdiamond-4.0.prov.json"
+    good = derived() / "prov" / "blackdiamond-4.0.prov.json"
     text = good.read_text()
     assert text.count('"lineage:name": ') > 1
     damaged = tmp_path / "damaged.prov.json"
@@ -150,6 +154,7 @@ def test_a_damaged_export_is_another_tools_document(lin, tmp_path, attribute):
     assert lin.query("MATCH (n:Lineage) WHERE '' IN keys(n) RETURN count(n) AS n")[0]["n"] == 0
 
 
+@needs_corpus
 def test_export_command(lin, tmp_path, cli_env):
     lin.load([BD])
     out = tmp_path / "wf.json"
@@ -158,6 +163,7 @@ def test_export_command(lin, tmp_path, cli_env):
     assert json.loads(out.read_text())["prefix"]["lineage"] == "urn:lineage-explorer:"
 
 
+@needs_corpus
 def test_lineage_import_reads_prov_json_back(lin, tmp_path, cli_env):
     from click.testing import CliRunner
 
@@ -178,6 +184,7 @@ def test_lineage_import_reads_prov_json_back(lin, tmp_path, cli_env):
     assert out.exit_code == 3, out.output
 
 
+@needs_corpus
 def test_a_diffs_two_sides_export_as_one_document(lin, tmp_path, cli_env):
     import shutil
     import sqlite3
@@ -212,6 +219,7 @@ def without_signature(document: ProvDocument) -> ProvDocument:
     return out
 
 
+@needs_corpus
 def test_streamed_exports_equal_the_documents_built_whole(lin, tmp_path, monkeypatch):
     """Exports stream in batches (here 7 elements, so many batches and spooled sections): the
     documents equal those the ``prov`` package and networkx build from the whole subgraph,
@@ -296,6 +304,7 @@ def test_an_export_that_fails_midway_leaves_no_file(tmp_path):
         assert list(tmp_path.iterdir()) == [], fmt
 
 
+@needs_corpus
 @pytest.mark.parametrize("fmt", ["prov-json", "prov-n", "graphml", "openlineage"])
 def test_exports_are_readable_by_their_owner_only(lin, tmp_path, fmt):
     """Exports quote command lines and, for XALT runs loaded with --env all, environments:

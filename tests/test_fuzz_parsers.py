@@ -31,6 +31,7 @@ from lineage.records import Edge, Node, clean_props
 
 from .conftest import SAMPLES
 from .netlogger_readers import READERS, reading_with
+from .corpus import derived, needs_corpus
 
 #: LINEAGE_FUZZ_EXAMPLES=5000 searches deeper (a run before a release; CI keeps 200)
 EXAMPLES = int(os.environ.get("LINEAGE_FUZZ_EXAMPLES", "200"))
@@ -41,13 +42,13 @@ INT64 = (-(2**63), 2**63 - 1)
 SAMPLE_LIMIT = 1 << 20
 
 
-DERIVED = Path(__file__).parent / "data" / "derived"  # real samples in other transports
+DERIVED = derived()  # real samples in other transports, written for this run
 
 
 def samples_of(fmt) -> list[Path]:
     """The sample files of the format's source that the format recognises: the real ones,
-    and tests/data/derived/ (real samples re-encoded, by make_derived.py, in transports of
-    which no real file is bundled: monitord JSON lines, XALT syslog)."""
+    and the derived ones (real samples re-encoded in this run, tests.corpus.derived, in
+    transports of which no real file is at hand: monitord JSON lines, XALT syslog)."""
     out = []
     files = sorted((SAMPLES / fmt.source).rglob("*")) + sorted((DERIVED / fmt.source).rglob("*"))
     for path in files:
@@ -114,6 +115,7 @@ def mutate(data: bytes, draw) -> bytes:
     return data
 
 
+@needs_corpus
 def test_every_file_format_has_a_sample_to_fuzz():
     """A format that reads files must bring a real sample (database-URL formats excepted)."""
     fuzzed = {f.name for f in FILE_FORMATS}
@@ -135,6 +137,7 @@ SLOW_FORMATS = {"chimbuko-unqlite"}  # each parse starts a reader process: fewer
 DAMAGE_FORMATS = [f for f in FILE_FORMATS if f.name not in SLOW_FORMATS]
 
 
+@needs_corpus
 @pytest.mark.parametrize("fmt", DAMAGE_FORMATS, ids=[f.name for f in DAMAGE_FORMATS])
 @FUZZ
 @given(data=st.data())
@@ -147,6 +150,7 @@ def test_damaged_samples_parse_or_raise_our_error(fmt, scratch, data):
         run_parser(fmt, path, lenient)
 
 
+@needs_corpus
 @pytest.mark.parametrize("fmt", [f for f in FILE_FORMATS if f.name in SLOW_FORMATS],
                          ids=sorted(SLOW_FORMATS))
 @settings(max_examples=max(1, EXAMPLES // 16), deadline=None,  # 12 by default
@@ -165,6 +169,7 @@ def test_damaged_database_files_never_hang(fmt, scratch, data):
     run_parser(fmt, path, lenient=False)
 
 
+@needs_corpus
 @pytest.mark.parametrize("fmt", DAMAGE_FORMATS, ids=[f.name for f in DAMAGE_FORMATS])
 @FUZZ
 @given(blob=st.one_of(st.binary(max_size=4096),
@@ -284,6 +289,7 @@ def test_the_compiled_reader_returns_the_exact_pairs_or_leaves_the_line(text):
         assert list(pairs) == list(parse_line_exactly(text))  # the keys' order too
 
 
+@needs_corpus
 def test_the_compiled_reader_takes_the_real_streams_lines():
     """On the bundled Pegasus streams the C reader reads nearly every line (so it is the
     one that runs), each to the exact reader's pairs."""
@@ -413,6 +419,7 @@ def test_random_pegasus_events_never_crash_the_loader(lines):
         check_record(record)
 
 
+@needs_corpus
 def test_a_line_over_the_limit_is_rejected_without_reading_it_whole(tmp_path, monkeypatch):
     from lineage.sources.pegasus import bp as pegasus_bp
 

@@ -11,6 +11,7 @@ from lineage.sources.base import LoadReport
 from lineage.sources.xalt.syslog import MAX_INFLATED, parse_syslog_lines
 
 from .xalt_helpers import syslog_lines
+from .corpus import derived, needs_corpus
 
 
 def test_a_zlib_bomb_in_a_v2_syslog_record_is_refused_without_inflating_it():
@@ -74,6 +75,7 @@ print(json.dumps({"skipped": dict(report.skipped), "records": len(records),
 """
 
 
+@needs_corpus
 def test_deeply_nested_chimbuko_json_is_refused_in_bounded_memory(tmp_path):
     from .conftest import SAMPLES
 
@@ -87,6 +89,7 @@ def test_deeply_nested_chimbuko_json_is_refused_in_bounded_memory(tmp_path):
     print("peak RSS of the nesting bomb (KB):", result["maxrss_kb"])
 
 
+@needs_corpus
 @pytest.mark.parametrize("column,update,message", [
     ("exitcode", "UPDATE job_instance SET exitcode = 'abc' WHERE rowid = 1",
      r"job_instance row \(.*job_instance.job_instance_id 1.*\): expected an integer in column "
@@ -135,6 +138,7 @@ def test_wrong_types_in_a_stampede_database_are_one_clear_error(tmp_path, column
             pass
 
 
+@needs_corpus
 def test_a_column_declared_numeric_over_text_rows_is_one_clear_error(tmp_path):
     """Found by the fuzz test in CI: one flipped bit made the schema say ``argv UEXT``, which
     SQLite and SQLAlchemy read as NUMERIC, and SQLAlchemy's conversion of the text rows
@@ -171,6 +175,7 @@ def test_out_of_range_parameters_are_usage_errors(args, cli_env):
     assert "Traceback" not in out.output and "error:" in out.output
 
 
+@needs_corpus
 def test_a_stampede_database_locked_by_a_writer_is_reported_not_unrecognised(tmp_path):
     import shutil
     import sqlite3
@@ -194,6 +199,7 @@ def test_a_stampede_database_locked_by_a_writer_is_reported_not_unrecognised(tmp
         writer.close()
 
 
+@needs_corpus
 def test_a_full_spool_disk_is_one_clear_error(tmp_path, monkeypatch):
     import errno
 
@@ -214,6 +220,7 @@ def test_a_full_spool_disk_is_one_clear_error(tmp_path, monkeypatch):
                                 LoadReport(str(path), fmt.name))
 
 
+@needs_corpus
 def test_deep_nesting_in_xalt_and_monitord_json_is_a_parse_error(tmp_path):
     from lineage.sources import registry
 
@@ -224,8 +231,7 @@ def test_deep_nesting_in_xalt_and_monitord_json_is_a_parse_error(tmp_path):
     record = json.loads(XALT_RUN_TEXT())
     xalt.write_text(json.dumps(record)[:-1] + ', "deep": ' + deep + "}")
     monitord = tmp_path / "deep.jsonl"
-    line = (SAMPLES.parent.parent / "tests" / "data" / "derived" / "pegasus"
-            / "blackdiamond-4.0.jsonl").read_text().splitlines()[0]
+    line = (derived() / "pegasus" / "blackdiamond-4.0.jsonl").read_text().splitlines()[0]
     monitord.write_text(line[:-1] + ', "deep": ' + deep + "}\n")
     for path in (xalt, monitord):
         fmt = registry.detect(path)

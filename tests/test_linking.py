@@ -1,30 +1,28 @@
-"""``lineage link`` and the cross-system templates, on one consistent run written in each
-system's real format (see ``tests/linked_run.py``) and loaded by the normal loaders."""
+"""``lineage link`` and the cross-system templates, on the demo campaign (one consistent
+campaign written in each system's real format by ``lineage.demo``, see
+``tests/demo_scenario.py``) loaded by the normal loaders."""
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from lineage import cli
-from lineage.settings import LoadOptions
+from lineage.demo import campaign
+from lineage.demo.scenario import Binary, Host, Process
 from lineage.linking.rules import Inputs, match
+from lineage.settings import LoadOptions
+from lineage.sources.xalt.demo import run_record, signed_text
+from lineage.sources.xalt.mapping import library_uid
 
-from . import linked_run as run
-from .xalt_helpers import signed
+from . import demo_scenario as demo
+from .demo_scenario import ANALYZE, CHIMBUKO_RUN, FIRST, GZIP, SCRIPT
 
-SAMPLES = Path(__file__).resolve().parent.parent / "lineage" / "samples"
-BLACKDIAMOND = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
-ECHO_LOG = SAMPLES / "swift" / "001-echo-20090316-1711-i7icnjl1.log"
-BUNDLED = SAMPLES.parent / "samples_linked"
-XALT_ANALYZE = f"xalt:run:{run.RUN_ANALYZE}"
-XALT_GZIP = f"xalt:run:{run.RUN_GZIP}"
-XALT_ECHO = f"xalt:run:{run.RUN_ECHO}"
-CHIMBUKO_RUN = run.chimbuko_run_uid()
-NAMED = LoadOptions(chimbuko_run=run.CHIMBUKO_RUN)  # the Chimbuko files' run, by name
-ECHO_OUT = ("swift:dataset:tag:benc@ci.uchicago.edu,2008:swift:dataset:20090316-1711-xaoh8ssg:"
-            "720000000002")
+NAMED = LoadOptions(chimbuko_run=demo.INSTRUMENTED.name)  # the Chimbuko files' run, by name
+XALT_ANALYZE, XALT_GZIP = demo.xalt(ANALYZE.process), demo.xalt(GZIP)
+ATTEMPT, INVOCATION = demo.attempt(FIRST, ANALYZE), demo.invocation(FIRST, ANALYZE)
+TASK = demo.task(FIRST, "ID0000004")
+SUMMARIZE = SCRIPT.calls[0]
 
 
 # ------------------------------------------------------------------ the rules, no server
@@ -113,187 +111,207 @@ def test_chimbuko_needs_program_and_host_or_full_path():
     assert l.matched == ("exec_path", "time")
 
 
-def test_bundled_linked_samples_are_what_the_builder_writes():
-    assert sorted(p.name for p in BUNDLED.iterdir() if p.suffix == ".json") == sorted(run.files())
-    for name, text in run.files().items():
-        assert (BUNDLED / name).read_text() == text, name
-
-
 # ------------------------------------------------------------------ on the server
 @pytest.fixture
 def linked(lin, tmp_path):
-    files = run.write(tmp_path / "linked")
-    results = lin.load([BLACKDIAMOND, ECHO_LOG, *files], options=NAMED)
+    written, results = demo.load(lin, tmp_path)
     assert all(r.status == "loaded" for r in results)
-    return lin, tmp_path / "linked"
+    return lin, written
 
 
 def links_in(lin):
     return {(r["start"], r["type"], r["end"]): r for r in lin.query("link/existing")}
 
 
+def expected_links() -> set:
+    """What ran where, as the campaign says: each program an attempt ran within it, each
+    attempt's own program its invocation's process, each Swift app its program, the
+    instrumented run within its program."""
+    out = {(CHIMBUKO_RUN, "RAN_WITHIN", demo.xalt(demo.INSTRUMENTED.process))}
+    for run in (demo.FIRST, demo.SECOND):
+        for a in run.attempts:
+            out |= {(demo.xalt(p), "RAN_WITHIN", demo.attempt(run, a))
+                    for p in (a.process, *a.others) if p.tracked}
+            if a.process.tracked:
+                out.add((demo.invocation(run, a), "SAME_ACTIVITY", demo.xalt(a.process)))
+    out |= {(demo.app_execution(c), "SAME_ACTIVITY", demo.xalt(c.process)) for c in SCRIPT.calls}
+    return out
+
+
 def test_every_rule_on_the_consistent_run_and_idempotency(linked):
     lin, _ = linked
     first = lin.link()
     made = {rule: c["made"] for rule, c in first.rules.items()}
-    assert made == {"scheduler_job": 2, "process": 1, "app_process": 1, "instrumented_run": 1,
+    assert made == {"scheduler_job": 11, "process": 10, "app_process": 2, "instrumented_run": 1,
                     "instrumented_process": 0, "host_time": 0}
     assert first.ambiguous == []
+    # gzip, which analyze started, ran on c101 while its invocation and post script ran
     assert [(c.record, c.candidates) for c in first.candidates] == [
-        (XALT_GZIP, (f"{run.INVOCATION[:-2]}:-2", run.INVOCATION))]
+        (XALT_GZIP, (demo.invocation(FIRST, ANALYZE, -2), INVOCATION))]
     links = links_in(lin)
-    assert set(links) == {
-        (XALT_ANALYZE, "RAN_WITHIN", run.ATTEMPT), (XALT_GZIP, "RAN_WITHIN", run.ATTEMPT),
-        (run.INVOCATION, "SAME_ACTIVITY", XALT_ANALYZE),
-        (run.ECHO_EXEC, "SAME_ACTIVITY", XALT_ECHO),
-        (CHIMBUKO_RUN, "RAN_WITHIN", XALT_ANALYZE)}
-    job = links[(XALT_ANALYZE, "RAN_WITHIN", run.ATTEMPT)]
+    assert set(links) == expected_links() and len(links) == 24
+    job = links[(XALT_ANALYZE, "RAN_WITHIN", ATTEMPT)]
     assert job["rule"] == "scheduler_job" and job["confidence"] == 1.0
     assert job["matched"] == ["job_id", "host", "time"] and job["skew"] == 60.0
-    assert json.loads(job["evidence"])["job_id"] == ["79.0", "79.0"]
+    evidence = json.loads(job["evidence"])
+    assert evidence["job_id"] == [ANALYZE.sched_id] * 2
+    assert evidence["host"] == ["c101", "c101.halcyon.example.org"]  # XALT's short name
     again = lin.link()
     assert all(c["made"] == c["updated"] == c["removed"] == 0 for c in again.rules.values())
-    assert sum(c["kept"] for c in again.rules.values()) == 5
+    assert sum(c["kept"] for c in again.rules.values()) == 24
     assert links_in(lin) == links
 
 
 def test_dry_run_writes_nothing(linked):
     lin, _ = linked
     result = lin.link(dry_run=True)
-    assert result.rules["scheduler_job"]["made"] == 2 and links_in(lin) == {}
+    assert result.rules["scheduler_job"]["made"] == 11 and links_in(lin) == {}
 
 
 def test_incremental_linking_and_stale_links(lin, tmp_path):
-    files = run.write(tmp_path)
-    chimbuko = [p for p in files if p.name.startswith("provdb_")]
-    lin.load([BLACKDIAMOND, *[p for p in files if p not in chimbuko]])
+    written = demo.write(tmp_path)
+    lin.load(demo.paths(written, "pegasus", "swift", "xalt"))
     first = lin.link()
     assert first.rules["instrumented_run"]["links"] == 0
-    lin.load(chimbuko, options=NAMED)
+    lin.load(demo.paths(written, "chimbuko"), options=NAMED)
     second = lin.link()
     assert second.rules["instrumented_run"]["made"] == 1
     assert second.rules["scheduler_job"] == {**second.rules["scheduler_job"], "made": 0,
-                                             "kept": 2}
-    # the gzip run's file changes its job id: its link goes on the next link
-    [gzip] = [p for p in files if run.RUN_GZIP in p.name]
-    rec = json.loads(gzip.read_text())
-    rec["userT"]["job_id"] = "80.0"
-    gzip.write_text(signed(rec))
-    lin.load([gzip])
+                                             "kept": 11}
+    # the gzip run's records change their job id: its link goes on the next link
+    records = [p for p in demo.paths(written, "xalt") if GZIP.uuid in p.name]
+    assert len(records) == 2
+    for path in records:
+        rec = json.loads(path.read_text())
+        rec["userT"]["job_id"] = "4999.0"
+        path.write_text(signed_text(rec))
+    lin.load(records)
     third = lin.link(rules=["scheduler_job"])
     assert third.rules["scheduler_job"]["removed"] == 1
-    assert (XALT_GZIP, "RAN_WITHIN", run.ATTEMPT) not in links_in(lin)
+    assert (XALT_GZIP, "RAN_WITHIN", ATTEMPT) not in links_in(lin)
     assert (CHIMBUKO_RUN, "RAN_WITHIN", XALT_ANALYZE) in links_in(lin)  # other rules' stay
 
 
-def test_ambiguous_runs_are_reported_with_their_candidates(linked):
-    lin, directory = linked
+def test_ambiguous_runs_are_reported_with_their_candidates(linked, tmp_path):
+    lin, written = linked
     lin.link()  # first without the twin: the invocation is linked to the one run
-    twin = json.loads((directory / next(n for n in run.files() if "zzz" in n
-                                        and run.RUN_ANALYZE in n)).read_text())
+    [end] = [p for p in demo.paths(written, "xalt")
+             if ANALYZE.process.uuid in p.name and ".zzz." in p.name]
+    twin = json.loads(end.read_text())
     twin["userT"]["run_uuid"] = "7a1a0000-0000-4000-8000-000000000009"
     twin["userDT"]["start_time"] += 5
-    (directory / "twin.json").write_text(signed(twin))
-    lin.load([directory / "twin.json"], source="xalt")
+    (tmp_path / "twin.json").write_text(signed_text(twin))
+    lin.load([tmp_path / "twin.json"], source="xalt")
     result = lin.link()
-    both = ("xalt:run:7a1a0000-0000-4000-8000-000000000009", XALT_ANALYZE)
+    both = tuple(sorted(("xalt:run:7a1a0000-0000-4000-8000-000000000009", XALT_ANALYZE)))
     assert [(a.rule, a.record, a.candidates) for a in result.ambiguous] == [
-        ("process", run.INVOCATION, both)]
+        ("process", INVOCATION, both)]
     assert result.rules["process"]["ambiguous"] == 1
     assert result.rules["process"]["removed"] == 1  # the link made before the twin came
-    assert not any(t == "SAME_ACTIVITY" and s == run.INVOCATION for s, t, _ in links_in(lin))
+    assert not any(t == "SAME_ACTIVITY" and s == INVOCATION for s, t, _ in links_in(lin))
     # Chimbuko started before the twin: only the first run holds it without clock skew
     chim = [(t, e, r["matched"]) for (s, t, e), r in links_in(lin).items() if s == CHIMBUKO_RUN]
     assert chim == [("RAN_WITHIN", XALT_ANALYZE, ["exec_path", "host", "time", "time_exact"])]
     # the twin starting with Chimbuko too makes that ambiguous: then the invocation holds it
     twin["userDT"]["start_time"] -= 5
-    (directory / "twin.json").write_text(signed(twin))
-    lin.load([directory / "twin.json"], source="xalt")
+    (tmp_path / "twin.json").write_text(signed_text(twin))
+    lin.load([tmp_path / "twin.json"], source="xalt")
     result = lin.link()
     assert ("instrumented_run", CHIMBUKO_RUN, both) in [
         (a.rule, a.record, a.candidates) for a in result.ambiguous]
     assert [(t, e) for s, t, e in links_in(lin) if s == CHIMBUKO_RUN] == [
-        ("RAN_WITHIN", run.INVOCATION)]
+        ("RAN_WITHIN", INVOCATION)]
 
 
 def test_explain_output_follows_a_result_across_systems(linked):
     lin, _ = linked
     lin.link()
-    rows = lin.query("cross/explain_output", uid=run.TASK)
+    rows = lin.query("cross/explain_output", uid=TASK)
     same = [r for r in rows if r["how"] == "same process"]
     assert [r["execution"] for r in same] == [XALT_ANALYZE]
     [row] = same
-    assert row["attempt"] == run.ATTEMPT and row["attempt_host"] == run.HOST
-    assert row["process"] == run.INVOCATION and row["link_rules"] == ["process"]
-    assert links_in(lin)[(run.INVOCATION, "SAME_ACTIVITY", XALT_ANALYZE)]["matched"] == [
+    assert row["attempt"] == ATTEMPT and row["attempt_host"] == ANALYZE.host.name
+    assert row["process"] == INVOCATION and row["link_rules"] == ["process"]
+    assert links_in(lin)[(INVOCATION, "SAME_ACTIVITY", XALT_ANALYZE)]["matched"] == [
         "exec_path", "host", "time"]
-    assert row["executable_path"] == run.ANALYZE and row["executable_sha1"] == run.ANALYZE_SHA1
-    assert row["compiler"] == "gcc" and "-lkeg" in row["link_line"]
-    assert {"path": run.LIBKEG[0], "sha1": run.LIBKEG[1]} in row["libraries_loaded"]
-    assert row["libraries_linked"] == [{"path": run.LIBKEG[0], "sha1": run.LIBKEG[1]}]
-    anomalies = lin.query("MATCH (e:FunctionExecution {pid: $pid}) WHERE e.is_anomaly "
-                          "RETURN count(e) AS n", pid=run.CHIMBUKO_PID)[0]["n"]
-    assert anomalies > 0 and row["anomaly_count"] == anomalies
+    binary = campaign.ANALYZE
+    assert row["executable_path"] == binary.path and row["executable_sha1"] == binary.sha1
+    assert row["compiler"] == "g++" and "-lkeg" in row["link_line"]
+    libkeg = {"path": campaign.LIBKEG.path, "sha1": campaign.LIBKEG.sha1}
+    assert libkeg in row["libraries_loaded"]
+    assert row["libraries_linked"] == [{"path": lib.path, "sha1": lib.sha1} for lib in
+                                       sorted(binary.build.linked, key=lambda lib: lib.path)]
+    anomalies = lin.query("MATCH (e:FunctionExecution)-[:PART_OF]->(:Rank)-[:PART_OF]->"
+                          "(:ProgramRun {uid: $run}) WHERE e.is_anomaly RETURN count(e) AS n",
+                          run=CHIMBUKO_RUN)[0]["n"]
+    assert anomalies == 9 and row["anomaly_count"] == anomalies
     assert len(row["top_anomalies"]) == 5 and all(a["function"] for a in row["top_anomalies"])
     [other] = [r for r in rows if r["how"] == "ran within"]
     assert other["execution"] == XALT_GZIP and other["anomaly_count"] == 0
-    # a Swift dataset: the call that wrote it, the app execution, /bin/echo
-    [echo] = lin.query("cross/explain_output", uid=ECHO_OUT, top=2)
-    assert (echo["producer_kind"], echo["attempt"], echo["execution"]) == (
-        "FunctionCall", run.ECHO_EXEC, XALT_ECHO)
-    assert echo["executable_path"] == "/bin/echo" and echo["how"] == "same process"
+    # a Swift dataset: the call that wrote it, the app execution, the program XALT saw
+    [summary] = lin.query("MATCH (d:Dataset {filename: 'file://localhost/summary.txt'}) "
+                          "RETURN d.uid AS uid")
+    [row] = lin.query("cross/explain_output", uid=summary["uid"], top=2)
+    assert (row["producer_kind"], row["attempt"], row["execution"]) == (
+        "FunctionCall", demo.app_execution(SUMMARIZE), demo.xalt(SUMMARIZE.process))
+    assert row["executable_path"] == campaign.SUMMARIZE.path and row["how"] == "same process"
     # before linking: the attempt, and no execution
     lin.write("MATCH ()-[r:SAME_ACTIVITY|RAN_WITHIN]->() DELETE r")
-    unlinked = lin.query("cross/explain_output", uid=run.TASK)
-    assert [(r["attempt"], r["execution"]) for r in unlinked] == [(run.ATTEMPT, None)]
+    unlinked = lin.query("cross/explain_output", uid=TASK)
+    assert [(r["attempt"], r["execution"]) for r in unlinked] == [(ATTEMPT, None)]
 
 
 def test_library_impact_and_path_between(linked):
     lin, _ = linked
     lin.link()
     rows = lin.query("cross/library_impact", library="libkeg")
-    assert {(r["how"], r["execution"], r["job_or_call"], r["run"]) for r in rows} == {
-        (how, XALT_ANALYZE, f"pegasus:job:{run.WF}:analyze_j4", f"pegasus:workflow:{run.WF}")
-        for how in ("loaded", "linked")}
-    assert lin.query("cross/library_impact", library=run.LIBKEG[1]) == rows
+    assert {(r["how"], r["job_or_call"], r["run"]) for r in rows
+            if r["execution"] == XALT_ANALYZE} == {
+        (how, demo.job(FIRST, campaign.ANA), demo.workflow(FIRST)) for how in ("loaded", "linked")}
+    first_build = lin.query("cross/library_impact", library=campaign.LIBKEG.sha1)
+    assert first_build and all(r in rows for r in first_build)
+    # the second run loaded libkeg as rebuilt in place; its programs were linked with the first
+    second = demo.workflow(demo.SECOND)
+    assert {r["how"] for r in first_build if r["run"] == second} == {"linked"}
+    rebuilt = lin.query("cross/library_impact", library=campaign.LIBKEG_REBUILT.sha1)
+    assert rebuilt and {(r["how"], r["run"]) for r in rebuilt} == {("loaded", second)}
     libm = lin.query("cross/library_impact", library="/usr/lib64/libm.so.6")
-    echo = [r for r in libm if r["execution"] == XALT_ECHO]
-    assert echo[0]["run"] == "swift:run:001-echo-20090316-1711-i7icnjl1"
-    assert echo[0]["outputs"] == ["file://localhost/001-echo.out"]
-    [path, *_] = lin.query("path_between", **{"from": CHIMBUKO_RUN, "to": run.TASK})
+    [swift] = [r for r in libm if r["execution"] == demo.xalt(SUMMARIZE.process)
+               and r["how"] == "loaded"]
+    assert swift["run"] == demo.SWIFT_RUN
+    assert swift["outputs"] == ["file://localhost/summary.txt"]
+    [path, *_] = lin.query("path_between", **{"from": CHIMBUKO_RUN, "to": TASK})
     assert path["hops"] == 3
     assert [r["type"] for r in path["relationships"]] == ["RAN_WITHIN", "SAME_ACTIVITY",
                                                          "RUNS_TASK"]
-    assert lin.query("path_between", **{"from": CHIMBUKO_RUN, "to": run.TASK,
-                                         "max_hops": 2}) == []
+    assert lin.query("path_between", **{"from": CHIMBUKO_RUN, "to": TASK, "max_hops": 2}) == []
 
 
 def test_cli_link_and_load_link(lin, tmp_path, cli_env):
-    files = run.write(tmp_path)
+    written = demo.write(tmp_path)
     runner = CliRunner(env=cli_env)
-    out = runner.invoke(cli.main, ["load", "--link", "-q", "--chimbuko-run", run.CHIMBUKO_RUN,
-                                   str(BLACKDIAMOND), str(ECHO_LOG),
-                                   *map(str, files)])
+    out = runner.invoke(cli.main, ["load", "--link", "-q", "--chimbuko-run",
+                                   demo.INSTRUMENTED.name, *map(str, demo.paths(written))])
     assert out.exit_code == 0, out.output
     assert "scheduler_job" in out.output and "candidate (host_time)" in out.output
     out = runner.invoke(cli.main, ["link", "--format", "json", "--rule", "process"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
-    assert list(data["rules"]) == ["process"] and data["rules"]["process"]["kept"] == 1
+    assert list(data["rules"]) == ["process"] and data["rules"]["process"]["kept"] == 10
     out = runner.invoke(cli.main, ["link", "--rule", "nope"])
     assert out.exit_code == 2 and "nope" in out.output
 
 
 def test_hostile_values_go_through_linking(lin, tmp_path, cli_env):
     evil = '/tmp/a"b\'<script>alert(1)</script>\nx/prog'
-    host = "n1"
-    rec = run.xalt_run("e0000000-0000-4000-8000-000000000001", evil, "e" * 40, "", host,
-                       1.7e9, 10.0, [])
-    rec["cmdlineA"] = [evil, "--x=<b>", "a\nb"]
-    (tmp_path / "run.n1.2023_11_14_00_00_00.u.zzz.e0000000-0000-4000-8000-000000000001.json"
-     ).write_text(signed(rec))
+    host = Host("n1", "10.0.0.1", "local")
+    uuid = "e0000000-0000-4000-8000-000000000001"
+    program = Process(uuid, Binary(evil, "e" * 40, (), None), host, "u",
+                      (evil, "--x=<b>", "a\nb"), "/tmp", 1.7e9, 1.7e9 + 10.0)
+    (tmp_path / f"run.n1.2023_11_14_00_00_00.u.zzz.{uuid}.json").write_text(
+        signed_text(run_record(program, "n1", "login1", ended=True)))
     metadata = [{"pid": 3, "rid": 0, "tid": 0, "descr": d, "value": v, "__id": i}
-                for i, (d, v) in enumerate([("Hostname", host), ("Executable", evil),
+                for i, (d, v) in enumerate([("Hostname", host.name), ("Executable", evil),
                                             ("Starting Timestamp", str(int(1.7e15 + 1e6)))])]
     (tmp_path / "provdb_evil_metadata.json").write_text(json.dumps(metadata))
     lin.load([tmp_path])
@@ -301,7 +319,7 @@ def test_hostile_values_go_through_linking(lin, tmp_path, cli_env):
     assert result.rules["instrumented_run"]["made"] == 1
     [link] = lin.query("link/existing", rule="instrumented_run")
     assert json.loads(link["evidence"])["exec_path"] == [evil, evil]
-    [row] = lin.query("cross/explain_output", uid="xalt:run:e0000000-0000-4000-8000-000000000001")
+    [row] = lin.query("cross/explain_output", uid=f"xalt:run:{uuid}")
     assert row["executable_path"] == evil and row["how"] == "the run itself"
     out = CliRunner(env=cli_env).invoke(cli.main, ["query", "link/existing"])
     assert out.exit_code == 0 and "<script>alert(1)</script>\nx" not in out.output
@@ -315,15 +333,15 @@ def test_run_views_of_xalt_chimbuko_and_library_reports(linked, tmp_path):
     page = (tmp_path / "x.html")
     lin.report(XALT_ANALYZE, page)
     html = page.read_text()
-    for text in ("What it ran: executable and libraries", run.LIBKEG[0],
-                 "How its program was built", "gcc",
-                 "-lkeg", "Across systems (lineage link)", run.INVOCATION, "scheduler_job"):
+    for text in ("What it ran: executable and libraries", campaign.LIBKEG.path,
+                 "How its program was built", "g++",
+                 "-lkeg", "Across systems (lineage link)", INVOCATION, "scheduler_job"):
         assert text in html, text
     lin.report(CHIMBUKO_RUN, tmp_path / "c.html")
     html = (tmp_path / "c.html").read_text()
     first = html.index("Anomalies, most severe first")
-    assert first < html.index("Parts of the run") and "MPI_Group_free()" in html
-    lib = f"xalt:library:{run.LIBKEG[1]}:{run.LIBKEG[0]}"
+    assert first < html.index("Parts of the run") and "MPI_Allreduce()" in html
+    lib = library_uid(campaign.LIBKEG.path, campaign.LIBKEG.sha1)
     lin.report(lib, tmp_path / "l.html")
     html = (tmp_path / "l.html").read_text()
     assert "Runs that loaded it or were linked with it" in html and XALT_ANALYZE in html
@@ -332,7 +350,7 @@ def test_run_views_of_xalt_chimbuko_and_library_reports(linked, tmp_path):
 def test_export_with_links_round_trips_the_links(linked, tmp_path, cli_env):
     lin, _ = linked
     lin.link()
-    wf = f"pegasus:workflow:{run.WF}"
+    wf = demo.workflow(FIRST)
     out = CliRunner(env=cli_env).invoke(cli.main, ["export", wf, "-o", str(tmp_path / "wf.json"),
                                                    "--with-links"])
     assert out.exit_code == 0, out.output
@@ -340,14 +358,14 @@ def test_export_with_links_round_trips_the_links(linked, tmp_path, cli_env):
     lin.export(wf, plain)
     doc = json.loads((tmp_path / "wf.json").read_text())
     text = json.dumps(doc)
-    assert XALT_ANALYZE in text and run.LIBKEG[0] in text and "RAN_WITHIN" in text
+    assert XALT_ANALYZE in text and campaign.LIBKEG.path in text and "RAN_WITHIN" in text
     assert XALT_ANALYZE not in plain.read_text()
     before = links_in(lin)
     lin.reset()
     lin.load([tmp_path / "wf.json"])
     after = links_in(lin)
     assert after and set(after) <= set(before)
-    assert (XALT_ANALYZE, "RAN_WITHIN", run.ATTEMPT) in after
+    assert (XALT_ANALYZE, "RAN_WITHIN", ATTEMPT) in after
 
 
 def test_a_run_without_its_end_record_still_holds_what_started_later():

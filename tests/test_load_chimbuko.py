@@ -13,6 +13,9 @@ from lineage.sources.chimbuko import mapping as chimbuko
 
 from . import chimbuko_oracle as oracle
 from .conftest import SAMPLES
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 CH = SAMPLES / "chimbuko"
 V0 = [CH / "provdb_v0_anomalies.json", CH / "provdb_v0_normalexecs.json", CH / "provdb_v0_metadata.json"]

@@ -6,6 +6,7 @@ from lineage.errors import ParseError
 
 from . import graphcheck
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 BD_WF = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
@@ -21,6 +22,7 @@ def graph_fingerprint(lin):
     return fp.nodes, fp.rels, fp.checksum
 
 
+@needs_corpus
 def test_blackdiamond_oracle_counts_in_the_graph(lin):
     [result] = lin.load([BD])
     assert result.status == "loaded" and result.write.unresolved_edges == 0
@@ -34,6 +36,7 @@ def test_blackdiamond_oracle_counts_in_the_graph(lin):
     assert count(lin, "MATCH (j:Job {status: 'succeeded'}) RETURN count(j) AS n") == 14
 
 
+@needs_corpus
 def test_every_node_has_one_prov_role_and_a_kind(lin):
     lin.load([SAMPLES / "pegasus"], lenient=True)
     bad = lin.query(
@@ -42,6 +45,7 @@ def test_every_node_has_one_prov_role_and_a_kind(lin):
     assert bad == []
 
 
+@needs_corpus
 def test_loading_twice_changes_nothing(lin):
     lin.load([BD])
     first = graph_fingerprint(lin)
@@ -54,6 +58,7 @@ def test_loading_twice_changes_nothing(lin):
     assert (row["t"], row["last"], row["version"]) == (2, "unchanged", 1)
 
 
+@needs_corpus
 def test_load_is_recorded(lin):
     [result] = lin.load([BD])
     [row] = lin.query("MATCH (l:Load) RETURN l.source AS source, l.format AS format, "
@@ -63,6 +68,7 @@ def test_load_is_recorded(lin):
     assert row["nodes"] == sum(result.nodes.values()) and row["status"] == "loaded"
 
 
+@needs_corpus
 def test_triana_loads_with_its_inconsistencies_reported(lin):
     [result] = lin.load([SAMPLES / "pegasus" / "triana-messy.bp"])
     assert result.status == "loaded"
@@ -72,6 +78,7 @@ def test_triana_loads_with_its_inconsistencies_reported(lin):
     assert count(lin, "MATCH (n:Job) RETURN count(n) AS n") == 4
 
 
+@needs_corpus
 def test_malformed_line_fails_with_file_and_line_and_writes_nothing(lin, tmp_path):
     lin.load([BD])
     before = graph_fingerprint(lin)
@@ -86,6 +93,7 @@ def test_malformed_line_fails_with_file_and_line_and_writes_nothing(lin, tmp_pat
     assert failed["path"] == str(bad) and ":9:" in failed["error"]
 
 
+@needs_corpus
 def test_lenient_load_skips_and_counts(lin, tmp_path):
     bad = tmp_path / "broken.bp"
     lines = BD.read_text().splitlines()
@@ -95,6 +103,7 @@ def test_lenient_load_skips_and_counts(lin, tmp_path):
     assert count(lin, "MATCH (n:Job) RETURN count(n) AS n") == 14
 
 
+@needs_corpus
 def test_directory_walk_detects_formats(lin, tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "wf.bp").write_bytes(BD.read_bytes())

@@ -11,6 +11,7 @@ from .conftest import SAMPLES
 from .test_load_pegasus import graph_fingerprint
 from .xalt_helpers import (BUILD_UUID, EXE_SHA1, LINK_S2, RUN_AAA, RUN_UUID, sample_run, signed,
                            zzz_from_aaa)
+from .corpus import needs_corpus
 
 RUN = f"xalt:run:{RUN_UUID}"
 BUILD = f"xalt:build:{BUILD_UUID}"
@@ -22,6 +23,7 @@ def one(lin, cypher, **params):
     return rows[0]
 
 
+@needs_corpus
 def test_shared_samples_load_and_connect(lin):
     results = lin.load([SAMPLES / "xalt"])
     assert [r.status for r in results] == ["loaded"] * 3
@@ -52,6 +54,7 @@ def test_shared_samples_load_and_connect(lin):
                                                      ("user:mclay", "user")]
 
 
+@needs_corpus
 def test_link_and_run_meet_whatever_the_load_order(lin, tmp_path):
     lin.load([LINK_S2])
     lin.load([RUN_AAA])
@@ -63,6 +66,7 @@ def test_link_and_run_meet_whatever_the_load_order(lin, tmp_path):
     assert one(lin, "MATCH (b:Build) RETURN count(b) AS n")["n"] == 1
 
 
+@needs_corpus
 def test_start_record_then_end_record_update_one_run(lin, tmp_path):
     aaa = sample_run()
     zzz = zzz_from_aaa(aaa, run_time=42.5)
@@ -87,6 +91,7 @@ def test_start_record_then_end_record_update_one_run(lin, tmp_path):
     assert graph_fingerprint(lin)[:2] == ended[:2]
 
 
+@needs_corpus
 def test_pkg_record_is_imported_by_its_run(lin, tmp_path):
     pkg = {"program": "python", "xalt_run_uuid": RUN_UUID, "package_name": "numpy",
            "package_version": "1.26.4", "package_path": "/opt/py/site-packages/numpy"}
@@ -98,6 +103,7 @@ def test_pkg_record_is_imported_by_its_run(lin, tmp_path):
     assert row["i"]["crc_status"] == "ok"
 
 
+@needs_corpus
 def test_command_line_with_quotes_and_semicolons_round_trips(lin, tmp_path):
     argv = ["./run.sh", "a;b", "it's", '"x"', "$(id); rm -rf /", "caf\u00e9\ttab"]
     rec = sample_run()
@@ -108,6 +114,7 @@ def test_command_line_with_quotes_and_semicolons_round_trips(lin, tmp_path):
     assert one(lin, "MATCH (r:Execution) RETURN r.cmdline AS c")["c"] == argv
 
 
+@needs_corpus
 def test_cli_env_option_reaches_the_loader(cli_env, lin, tmp_path, monkeypatch):
     monkeypatch.setenv("LINEAGE_XALT_ENV", "filtered")  # restored (unset) after the test
     monkeypatch.delenv("LINEAGE_XALT_ENV")

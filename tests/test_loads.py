@@ -12,6 +12,9 @@ from lineage.writer import Writer
 
 from . import graphcheck
 from .conftest import SAMPLES
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 XALT = SAMPLES / "xalt"

@@ -1,4 +1,4 @@
-"""The malformed-input corpus (tests/data/malformed/<source>/, see its README.md).
+"""The malformed-input corpus (tests/malformed/: README.md, and the inputs written in the test run).
 
 Each input is parsed strictly and leniently without a database, then loaded into the real
 Neo4j: a strict failure must name the file, the line or record and what was expected, and
@@ -21,8 +21,11 @@ from lineage.records import Node, clean_props
 
 from . import graphcheck
 from .conftest import SAMPLES
+from .corpus import malformed, needs_corpus
 
-CORPUS = Path(__file__).parent / "data" / "malformed"
+pytestmark = needs_corpus
+
+CORPUS = malformed()
 
 
 def corpus_files() -> list[Path]:

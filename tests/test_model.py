@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from lineage import model, templates
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 _COMMENT = re.compile(r"//[^\n]*")
@@ -100,6 +101,7 @@ def test_uids_are_injective(a, b):
         assert package.uid(a[0], a[1], None, a[2]) != package.uid(b[0], b[1], None, b[2])
 
 
+@needs_corpus
 def test_a_loaded_graph_holds_only_declared_labels_types_and_properties(lin):
     lin.load([SAMPLES])
     labels = {r["label"] for r in lin.query("CALL db.labels() YIELD label RETURN label")}

@@ -9,6 +9,9 @@ from lineage import cli
 from lineage.openlineage import run_id
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 FAIL_DB = SAMPLES / "pegasus" / "process_wf_failure.stampede.db"

@@ -19,9 +19,11 @@ from lineage.pipeline import expand, parse_to_spool
 from lineage.sources.base import LoadReport
 
 from .conftest import SAMPLES
+from .corpus import inputs, needs_corpus
 
-INPUTS = [item for item in expand([SAMPLES])
-          if item.format is not None and item.format.name != "pegasus-stampede-db"]
+pytestmark = needs_corpus
+
+INPUTS = [item for item in inputs() if item.format.name != "pegasus-stampede-db"]
 
 
 def collect_all() -> None:

@@ -13,6 +13,7 @@ from lineage.sources.pegasus import bp, db, jsonl
 
 from .conftest import SAMPLES
 from .pegasus_fixtures import failure_db_with_workflow_files
+from .corpus import needs_corpus
 
 PEGASUS = SAMPLES / "pegasus"
 FAIL_DB = PEGASUS / "process_wf_failure.stampede.db"
@@ -68,6 +69,7 @@ def drop_warnings(report, table):
 
 
 # ------------------------------------------------------------------ untouched samples
+@needs_corpus
 @pytest.mark.parametrize("path", SAMPLE_DBS, ids=lambda p: p.name)
 def test_samples_have_no_orphans_and_every_row_is_read(path):
     _, report = read_db(path)
@@ -78,6 +80,7 @@ def test_samples_have_no_orphans_and_every_row_is_read(path):
 
 
 # ------------------------------------------------------------------ orphan rows
+@needs_corpus
 def test_jobstate_of_a_missing_job_instance(tmp_path):
     path = damaged(tmp_path, *(
         f"INSERT INTO jobstate VALUES (9999, 'SUBMIT', 1677913789, {seq}, NULL)"
@@ -92,6 +95,7 @@ def test_jobstate_of_a_missing_job_instance(tmp_path):
     assert facts(records) == facts(read_db(FAIL_DB)[0])  # the intact rows load as before
 
 
+@needs_corpus
 def test_job_of_a_missing_workflow_and_everything_under_it(tmp_path):
     path = damaged(
         tmp_path,
@@ -124,6 +128,7 @@ def test_job_of_a_missing_workflow_and_everything_under_it(tmp_path):
     assert facts(records) == facts(read_db(FAIL_DB)[0])
 
 
+@needs_corpus
 def test_attempt_of_a_missing_job(tmp_path):
     """A job_instance whose job row is gone takes its states, invocations and integrity
     rows with it: the join drops them, the reader counts them."""
@@ -147,6 +152,7 @@ def test_attempt_of_a_missing_job(tmp_path):
     assert facts(records) == facts(read_db(FAIL_DB)[0])
 
 
+@needs_corpus
 def test_orphans_of_task_and_file_tables(tmp_path):
     source = failure_db_with_workflow_files(tmp_path)  # files.stampede.db: task 1, rc_lfn 1-2
     path = damaged(
@@ -168,6 +174,7 @@ def test_orphans_of_task_and_file_tables(tmp_path):
     assert facts(records) == facts(read_db(source)[0])
 
 
+@needs_corpus
 def test_strict_mode_is_unchanged_for_orphans(tmp_path):
     path = damaged(tmp_path, "INSERT INTO jobstate VALUES (9999, 'SUBMIT', 1, 1, NULL)")
     strict, lenient = read_db(path), read_db(path, lenient=True)
@@ -177,6 +184,7 @@ def test_strict_mode_is_unchanged_for_orphans(tmp_path):
 
 
 # ------------------------------------------------------------------ rows without an id
+@needs_corpus
 def test_rows_without_id(tmp_path):
     path = damaged(
         tmp_path,
@@ -194,6 +202,7 @@ def test_rows_without_id(tmp_path):
     assert facts(records) == facts(read_db(FAIL_DB)[0])
 
 
+@needs_corpus
 def test_warnings_per_table_do_not_grow_with_the_rows(tmp_path):
     path = damaged(tmp_path, *(
         f"INSERT INTO jobstate VALUES ({1000 + i}, 'SUBMIT', 1, 1, NULL)" for i in range(200)))
@@ -236,6 +245,7 @@ def test_json_ignored_events_are_counted(tmp_path):
     assert report.extra["events"] == {"job.info": 1}
 
 
+@needs_corpus
 @pytest.mark.parametrize("path", SAMPLE_BPS, ids=lambda p: p.name)
 def test_bp_samples_account_for_every_event_line(path):
     report = LoadReport(str(path), "pegasus-bp")

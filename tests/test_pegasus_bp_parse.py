@@ -12,6 +12,7 @@ from lineage.sources.pegasus.bp import handle_events, parse, parse_lines
 from lineage.records import Edge, Node
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 PEGASUS = SAMPLES / "pegasus"
 
@@ -25,6 +26,7 @@ def distinct_edges(records, rel, start_kind_prefix=""):
             if isinstance(r, Edge) and r.rel is rel and r.start.startswith(start_kind_prefix)}
 
 
+@needs_corpus
 def test_blackdiamond_oracle_counts():
     report = LoadReport("bd", "pegasus-bp")
     recs = list(parse(PEGASUS / "blackdiamond-4.0.bp", report))
@@ -39,6 +41,7 @@ def test_blackdiamond_oracle_counts():
     assert report.extra["events"]["job.info"] == 14
 
 
+@needs_corpus
 def test_blackdiamond_every_job_succeeded():
     recs = list(parse(PEGASUS / "blackdiamond-4.0.bp", LoadReport("bd", "pegasus-bp")))
     status = {}
@@ -48,6 +51,7 @@ def test_blackdiamond_every_job_succeeded():
     assert len(status) == 14 and set(status.values()) == {"succeeded"}
 
 
+@needs_corpus
 def test_stdout_text_is_percent_decoded():
     recs = list(parse(PEGASUS / "blackdiamond-4.0.bp", LoadReport("bd", "pegasus-bp")))
     texts = [r.props["stdout_text"] for r in recs
@@ -56,6 +60,7 @@ def test_stdout_text_is_percent_decoded():
     assert all("%0A" not in t for t in texts)
 
 
+@needs_corpus
 def test_static_bp_of_planner_5_without_prefix_and_quoted():
     report = LoadReport("p", "pegasus-bp")
     recs = list(parse(PEGASUS / "process_wf_failure.static.bp", report))
@@ -67,6 +72,7 @@ def test_static_bp_of_planner_5_without_prefix_and_quoted():
     assert report.unknown == {}
 
 
+@needs_corpus
 def test_triana_inconsistencies_are_reported():
     report = LoadReport("t", "pegasus-bp")
     list(parse(PEGASUS / "triana-messy.bp", report))
@@ -74,6 +80,7 @@ def test_triana_inconsistencies_are_reported():
     assert any("not declared" in w for w in report.warnings)
 
 
+@needs_corpus
 def test_malformed_line_names_file_and_line(tmp_path):
     bad = tmp_path / "bad.bp"
     good = (PEGASUS / "blackdiamond-4.0.bp").read_text().splitlines()
@@ -83,6 +90,7 @@ def test_malformed_line_names_file_and_line(tmp_path):
     assert str(bad) in str(err.value) and ":6:" in str(err.value)
 
 
+@needs_corpus
 def test_lenient_skips_and_counts(tmp_path):
     bad = tmp_path / "bad.bp"
     good = (PEGASUS / "blackdiamond-4.0.bp").read_text().splitlines()
@@ -104,6 +112,7 @@ def test_missing_required_key_is_an_error():
         list(parse_lines(["ts=1 event=stampede.job.info xwf.id=w"], LoadReport("m", "p")))
 
 
+@needs_corpus
 def test_detection(tmp_path):
     assert detect(PEGASUS / "blackdiamond-4.0.bp").name == "pegasus-bp"
     assert detect(PEGASUS / "process_wf_failure.static.bp").name == "pegasus-bp"
@@ -139,6 +148,7 @@ def _instance_of(records):
     return [(r.start, r.end) for r in records if isinstance(r, Edge) and r.rel is model.INSTANCE_OF]
 
 
+@needs_corpus
 def test_an_attempt_is_stated_instance_of_its_job_once():
     """Seven events of an attempt state its INSTANCE_OF once (it was seven records, a fifth
     of a BP stream's), and every attempt of the real sample still has it."""
@@ -226,6 +236,7 @@ def test_an_attempts_events_in_a_row_make_one_record_with_what_they_all_said(mon
                             model.kind("JobInstance")]
 
 
+@needs_corpus
 @pytest.mark.parametrize("sample, fewer", [("blackdiamond-4.0.bp", 93), ("triana-messy.bp", 13)])
 def test_merged_attempt_records_fold_to_what_a_record_per_event_folds_to(monkeypatch, sample,
                                                                          fewer):

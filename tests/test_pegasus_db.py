@@ -16,6 +16,7 @@ from lineage.records import Edge, Node
 
 from .conftest import SAMPLES
 from .pegasus_fixtures import failure_db_with_workflow_files
+from .corpus import needs_corpus
 
 PEGASUS = SAMPLES / "pegasus"
 FAIL_DB = PEGASUS / "process_wf_failure.stampede.db"
@@ -42,6 +43,7 @@ def load(path):
 
 
 # ------------------------------------------------------------------ parsing, no database
+@needs_corpus
 def test_detects_stampede_sqlite_only():
     from lineage.sources.registry import formats
 
@@ -61,6 +63,7 @@ def test_detect_rejects_other_sqlite(tmp_path):
     assert detect(other) is None
 
 
+@needs_corpus
 def test_process_wf_failure_oracle():
     recs, report = load(FAIL_DB)
     jobs = merged_nodes(recs, model.kind("Job"))
@@ -80,6 +83,7 @@ def test_process_wf_failure_oracle():
     assert report.skipped == {} and report.warnings == []
 
 
+@needs_corpus
 def test_attempt_states_are_time_ordered_and_text_decoded():
     recs, _ = load(FAIL_DB)
     attempts = merged_nodes(recs, model.kind("JobInstance"))
@@ -96,6 +100,7 @@ def test_attempt_states_are_time_ordered_and_text_decoded():
                                 "POST_SCRIPT_SUCCESS"]
 
 
+@needs_corpus
 def test_hierarchical_oracle():
     recs, _ = load(HIER_DB)
     jobs = merged_nodes(recs, model.kind("Job"))
@@ -120,6 +125,7 @@ def test_hierarchical_oracle():
     assert wfs[ROOT_WF]["status"] == "running" and wfs[SUB_WF]["status"] == "succeeded"
 
 
+@needs_corpus
 def test_replica_catalog_files_and_checksums():
     recs, _ = load(HIER_DB)
     files = merged_nodes(recs, model.kind("File"))
@@ -174,6 +180,7 @@ def test_legacy_schema_loads_what_it_has(tmp_path):
     assert not merged_nodes(recs, model.kind("Invocation"))
 
 
+@needs_corpus
 def test_workflow_files_give_file_lineage(tmp_path):
     db = failure_db_with_workflow_files(tmp_path)
     recs, _ = load(db)
@@ -195,6 +202,7 @@ def test_not_a_stampede_database_is_a_parse_error(tmp_path):
         load(db)
 
 
+@needs_corpus
 def test_sqlite_is_opened_read_only(tmp_path):
     db = tmp_path / "ro.stampede.db"
     shutil.copy(FAIL_DB, db)
@@ -216,6 +224,7 @@ def count(lin, cypher, **params):
     return lin.query(cypher, params)[0]["n"]
 
 
+@needs_corpus
 def test_database_in_the_graph(lin):
     [result] = lin.load([FAIL_DB])
     assert result.status == "loaded" and result.format == "pegasus-stampede-db"
@@ -227,12 +236,14 @@ def test_database_in_the_graph(lin):
                       "RETURN count(*) AS n") == 2
 
 
+@needs_corpus
 def test_database_url_loads_the_same(lin):
     [result] = lin.load([f"sqlite:///{FAIL_DB}"])
     assert result.status == "loaded"
     assert count(lin, "MATCH (j:Job) RETURN count(j) AS n") == 5
 
 
+@needs_corpus
 def test_bp_and_database_of_one_run_give_one_graph(lin):
     for bp, db in ((FAIL_BP, FAIL_DB), (HIER_BP, HIER_DB)):
         lin.load([db])
@@ -250,6 +261,7 @@ def test_bp_and_database_of_one_run_give_one_graph(lin):
     assert job == {"type": 1, "status": "failed", "attempts": 2}
 
 
+@needs_corpus
 def test_subworkflow_hangs_off_its_job_in_the_graph(lin):
     lin.load([HIER_DB])
     rows = lin.query("MATCH (sub:Workflow)-[:WAS_STARTED_BY]->(j:Job), (sub)-[:PART_OF]->(root:Workflow) "
@@ -257,6 +269,7 @@ def test_subworkflow_hangs_off_its_job_in_the_graph(lin):
     assert rows == [{"sub": SUB_WF, "job": "pegasus-plan_diamond_subworkflow", "root": ROOT_WF}]
 
 
+@needs_corpus
 def test_text_that_is_not_utf8_is_a_clear_error(tmp_path):
     """Found by the fuzzer: a damaged database whose schema or a row holds bytes that are not
     UTF-8 stopped the load with a raw UnicodeDecodeError."""

@@ -13,6 +13,7 @@ from lineage.sources.pegasus.jsonl import parse as parse_json, parse_json_lines
 from lineage.records import Node
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 
@@ -37,6 +38,7 @@ def as_set(records):
              repr(sorted(r.props.items()))) for r in records}
 
 
+@needs_corpus
 def test_json_lines_give_the_bp_records(tmp_path):
     lines = [ln for ln in BD.read_text().splitlines() if ln.strip()]
     jsonl = tmp_path / "blackdiamond.json"
@@ -67,6 +69,7 @@ def test_bad_json_line_names_the_line():
     assert sum(report.skipped.values()) == 2 and recs
 
 
+@needs_corpus
 def test_no_false_positives_on_other_samples():
     fmt = [f for f in formats() if f.name == "pegasus-json"][0]
     for path in SAMPLES.rglob("*"):

@@ -15,6 +15,7 @@ from .pegasus_oracle_compare import (
     restarted_and_held_db, restarted_held_bp, run_oracle, statistics_differences,
     subworkflow_differences, transformation_differences,
 )
+from .corpus import needs_corpus
 
 BLACKDIAMOND = "ea17e8ac-02ac-4909-b5e3-16e367392556"
 FAILURE = "f84f05fc-a8d0-42b5-bac5-52d6f41a77e3"
@@ -72,6 +73,7 @@ def all_differences(lin, ours_input, oracle_db) -> list[tuple]:
     return found
 
 
+@needs_corpus
 @pytest.mark.parametrize("name", ["process_wf_failure", "hierarchical_wf_success", "blackdiamond_bp",
                                   "blackdiamond_db", "restarted_held", "restarted_held_bp"])
 def test_templates_agree_with_pegasus_tools(lin, name, pegasus_made_db, tmp_path):
@@ -79,6 +81,7 @@ def test_templates_agree_with_pegasus_tools(lin, name, pegasus_made_db, tmp_path
     assert all_differences(lin, ours_input, oracle_db) == KNOWN_DIFFERENCES.get(name, [])
 
 
+@needs_corpus
 def test_the_variants_hold_what_they_claim(tmp_path):
     """The made-up cases reach Pegasus's tools as intended, so the comparisons above test them."""
     db = restarted_and_held_db(tmp_path)
@@ -96,6 +99,7 @@ def test_the_variants_hold_what_they_claim(tmp_path):
     assert hier["sub_workflows"]["total"] == 1 and hier["jobs"]["total"] == 12
 
 
+@needs_corpus
 def test_oracle_reproduces_pegasus_statistics_on_the_failure_sample():
     """The driver calls the code pegasus-statistics prints its summary with (numbers as the
     tool prints them for this submit directory)."""
@@ -165,6 +169,7 @@ def bp_db_differences(lin, bp, db) -> dict[tuple[str, str], list]:
     return differences
 
 
+@needs_corpus
 @pytest.mark.parametrize("variant", ["blackdiamond", "restarted_held"])
 def test_bp_and_pegasus_made_db_give_the_same_graph(lin, variant, pegasus_made_db, tmp_path):
     if variant == "blackdiamond":

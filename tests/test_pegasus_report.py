@@ -1,6 +1,9 @@
 """The workflow HTML report shows failures with decoded output, retries and sub-workflows."""
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 FAIL_DB = SAMPLES / "pegasus" / "process_wf_failure.stampede.db"
 HIER_DB = SAMPLES / "pegasus" / "hierarchical_wf_success.stampede.db"

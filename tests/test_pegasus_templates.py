@@ -7,6 +7,7 @@ import pytest
 
 from .conftest import SAMPLES
 from .pegasus_fixtures import failure_db_with_workflow_files
+from .corpus import needs_corpus
 
 PEGASUS = SAMPLES / "pegasus"
 FAIL_DB = PEGASUS / "process_wf_failure.stampede.db"
@@ -17,6 +18,7 @@ ROOT_WF = "pegasus:workflow:48f759a4-165f-47d6-8c32-571649ce311b"
 SUB_WF = "pegasus:workflow:160be601-bda4-45fb-86cd-9cf7a269bb22"
 
 
+@needs_corpus
 def test_failed_jobs_on_process_wf_failure(lin):
     lin.load([FAIL_DB])
     rows = lin.query("pegasus/failed_jobs", workflow=FAIL_WF)
@@ -36,6 +38,7 @@ def test_failed_jobs_on_process_wf_failure(lin):
     assert ls["blocked_by"] is None
 
 
+@needs_corpus
 def test_failed_jobs_recurses_into_subworkflows(lin, tmp_path):
     db = tmp_path / "hier.stampede.db"
     shutil.copy(HIER_DB, db)
@@ -58,6 +61,7 @@ def test_failed_jobs_recurses_into_subworkflows(lin, tmp_path):
     assert len(deep) == len(flat) + 2
 
 
+@needs_corpus
 def test_statistics_summary(lin):
     lin.load([FAIL_DB, HIER_DB])
     [s] = lin.query("pegasus/statistics", workflow=FAIL_WF)
@@ -75,6 +79,7 @@ def test_statistics_summary(lin):
     assert (deep["jobs_total"], deep["jobs_succeeded"], deep["workflows"]) == (27, 23, 2)
 
 
+@needs_corpus
 def test_transformation_and_host_statistics(lin):
     lin.load([HIER_DB])
     rows = {r["transformation"]: r for r in lin.query("pegasus/transformation_statistics",
@@ -91,6 +96,7 @@ def test_transformation_and_host_statistics(lin):
     assert condor["attempts"] == 4 and condor["runtime"] == pytest.approx(80.021)
 
 
+@needs_corpus
 def test_critical_path_of_the_diamond(lin):
     lin.load([HIER_DB])
     path = lin.query("pegasus/critical_path", workflow=SUB_WF)
@@ -134,6 +140,7 @@ def _second_run(tmp_path):
     return db
 
 
+@needs_corpus
 def test_compare_runs(lin, tmp_path):
     lin.load([FAIL_DB, _second_run(tmp_path)])
     rows = lin.query("pegasus/compare_runs", first=FAIL_WF, second="pegasus:workflow:second-run")
@@ -150,6 +157,7 @@ def test_compare_runs(lin, tmp_path):
     assert len(everything) == 6
 
 
+@needs_corpus
 def test_file_lineage(lin, tmp_path):
     db = failure_db_with_workflow_files(tmp_path)
     lin.load([db])
@@ -162,12 +170,14 @@ def test_file_lineage(lin, tmp_path):
     assert lin.query("pegasus/file_lineage", lfn="input.txt", workflow=ROOT_WF) == []
 
 
+@needs_corpus
 def test_file_without_known_jobs_is_listed_once(lin):
     lin.load([HIER_DB])
     [row] = lin.query("pegasus/file_lineage", lfn="f.d")
     assert row["role"] is None and row["pfn"].endswith("/f.d") and len(row["checksum"]) == 64
 
 
+@needs_corpus
 def test_attempts_and_subworkflows(lin):
     lin.load([FAIL_DB, HIER_DB])
     tries = lin.query("pegasus/attempts", workflow=FAIL_WF)

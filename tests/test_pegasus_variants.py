@@ -16,6 +16,7 @@ from lineage.sources.pegasus.bp import parse_lines
 from lineage.sources.pegasus.mapping import KEY_ALIASES, STATE_OF_EVENT
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 
@@ -32,6 +33,7 @@ def content(records) -> list[str]:
     return sorted(out)
 
 
+@needs_corpus
 @pytest.mark.parametrize("old,new", sorted(KEY_ALIASES.items()))
 def test_each_older_key_spelling_gives_the_same_records(old, new):
     text = BD.read_text()

@@ -10,6 +10,7 @@ from lineage.records import Node
 
 from . import graphcheck
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 
@@ -27,6 +28,7 @@ def as_pegasus3(text: str) -> str:
     return "".join(out)
 
 
+@needs_corpus
 def test_pegasus3_spellings_give_the_same_graph(lin, tmp_path):
     lin.load([BD])
     original = graphcheck.of(lin)
@@ -52,6 +54,7 @@ def test_eviction_and_grid_submission_states():
     assert attempt.props["states"] == ["GRID_SUBMIT", "JOB_EVICTED"]
 
 
+@needs_corpus
 def test_a_stream_cut_mid_value_is_refused_and_leaves_no_phantoms(lin, tmp_path):
     text = BD.read_text()
     cut = tmp_path / "being-written.bp"

@@ -20,11 +20,14 @@ from urllib.parse import quote
 import pytest
 
 from .conftest import SAMPLES
+from .corpus import first, needs_corpus
 from .graphcheck import canonical, fingerprint
+
+pytestmark = needs_corpus
 
 FAIL_DB = SAMPLES / "pegasus" / "process_wf_failure.stampede.db"
 FAIL_WF = "pegasus:workflow:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3"
-XALT_RUN = next((SAMPLES / "xalt").glob("run.*.json"))
+XALT_RUN = first("xalt", "run.*.json")
 XALT_UID = "xalt:run:acc1af54-6d3c-4ada-8cac-4c8f6aad8bb5"
 
 

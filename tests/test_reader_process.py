@@ -23,9 +23,10 @@ from lineage.sources.base import Format, LoadReport
 
 from .conftest import SAMPLES
 from .test_malformed_corpus import FILES, IDS, expectation, format_of
+from .corpus import inputs, needs_corpus
 
 IN_PROCESS, IN_A_CHILD = LoadOptions(reader_process_bytes=None), LoadOptions(reader_process_bytes=0)
-SAMPLE_INPUTS = [item for item in expand([SAMPLES]) if item.format is not None]
+SAMPLE_INPUTS = inputs()
 
 
 def outcome(item: Input, options: LoadOptions) -> tuple:
@@ -41,6 +42,7 @@ def outcome(item: Input, options: LoadOptions) -> tuple:
         spool.close()
 
 
+@needs_corpus
 def test_the_child_is_used_when_asked_and_not_below_the_size():
     bp = next(i for i in SAMPLE_INPUTS if i.format.name == "pegasus-bp")
     size = Path(bp.path).stat().st_size
@@ -54,6 +56,7 @@ def test_the_child_is_used_when_asked_and_not_below_the_size():
     assert not reader_process.worth_a_process(unqlite, bp.path, IN_A_CHILD)  # own process
 
 
+@needs_corpus
 @pytest.mark.parametrize("item", SAMPLE_INPUTS, ids=lambda i: i.path.rsplit("/", 1)[-1])
 def test_every_sample_reads_the_same_in_a_child(item, monkeypatch):
     children = []

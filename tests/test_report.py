@@ -14,6 +14,7 @@ from lineage.writer import Writer
 
 from .conftest import SAMPLES
 from .report_graphs import HOSTILE, HOSTILE_RUN, write_hostile_run
+from .corpus import needs_corpus
 
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 BD_WF = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
@@ -26,6 +27,7 @@ def _bp_jobs(path):
     return set(re.findall(r'event=stampede\.job\.info .*?job\.id="?([^" ]+)', text))
 
 
+@needs_corpus
 def test_workflow_report_draws_parts_and_tables(lin, tmp_path):
     lin.load([BD])
     data = report_data(lin, BD_WF)
@@ -48,6 +50,7 @@ def test_workflow_report_draws_parts_and_tables(lin, tmp_path):
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
 
 
+@needs_corpus
 def test_node_report_is_its_neighbourhood(lin):
     lin.load([BD])
     data = report_data(lin, BD_JOB, depth=1)
@@ -135,6 +138,7 @@ def test_collapse_groups_by_run_when_runs_are_known():
     assert sorted((g["run"], g["count"]) for g in drawn) == [("wf-a", 25), ("wf-b", 15)]
 
 
+@needs_corpus
 def test_reports_are_readable_by_their_owner_only(lin, tmp_path):
     import os
 
@@ -146,6 +150,7 @@ def test_reports_are_readable_by_their_owner_only(lin, tmp_path):
     assert oct(path.stat().st_mode & 0o777) == "0o600" and "vis.Network" in path.read_text()
 
 
+@needs_corpus
 def test_times_and_durations_in_reports_are_for_people(lin, tmp_path):
     """The summary and the tables show epoch times as ISO 8601 UTC and durations with units
     (the graph's tooltips and exports keep the stored numbers)."""

@@ -19,6 +19,7 @@ from .browser import chromium, external_requests, screenshot
 from .conftest import SAMPLES
 from .report_graphs import HOSTILE, HOSTILE_RUN, write_hostile_run, write_layered_run
 from .test_report_browser import _open, _painted_pixels
+from .corpus import needs_corpus
 
 FAIL_DB = SAMPLES / "pegasus" / "process_wf_failure.stampede.db"
 FAIL_WF = "pegasus:workflow:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3"
@@ -133,6 +134,7 @@ def _attempt_rows(lin, wf):
     return lin.query("pegasus/attempts", workflow=wf, all=True)
 
 
+@needs_corpus
 def test_pegasus_run_view_timeline_tables_and_attempts(lin, tmp_path):
     lin.load([FAIL_DB])
     attempts = _attempt_rows(lin, FAIL_WF)
@@ -184,6 +186,7 @@ def test_pegasus_run_view_timeline_tables_and_attempts(lin, tmp_path):
         assert errors == [] and dialogs == [] and external_requests(context) == []
 
 
+@needs_corpus
 def test_jobs_are_labelled_by_transformation(lin):
     lin.load([BD])
     data = report_data(lin, BD_WF)
@@ -198,6 +201,7 @@ def test_jobs_are_labelled_by_transformation(lin):
     assert {n["label"] for n in jobs if n["uid"] in tasks} == {"preprocess", "findrange", "analyze"}
 
 
+@needs_corpus
 def test_small_reports_keep_vis_network_with_both_directions(lin, tmp_path):
     lin.load([BD])
     out = tmp_path / "bd.html"

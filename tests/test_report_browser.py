@@ -8,6 +8,7 @@ from lineage.report.build import report_data
 from .browser import chromium, external_requests, screenshot
 from .conftest import SAMPLES
 from .report_graphs import HOSTILE, HOSTILE_RUN, write_hostile_run, write_layered_run
+from .corpus import needs_corpus
 
 BD_WF = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
 
@@ -44,6 +45,7 @@ def _painted_pixels(page) -> int:
     }""")
 
 
+@needs_corpus
 def test_workflow_report_renders_offline(lin, tmp_path):
     lin.load([SAMPLES / "pegasus" / "blackdiamond-4.0.bp"])
     parts = lin.query("run_members", run=BD_WF)

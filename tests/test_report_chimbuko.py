@@ -14,6 +14,9 @@ from lineage.humanize import human
 from .browser import chromium, external_requests, screenshot
 from .conftest import SAMPLES
 from .test_report_browser import _open
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 ANOMALIES_CYPHER = """
 MATCH (:ProgramRun {uid: $run})<-[:PART_OF]-(:Rank)<-[:PART_OF]-(a:Anomaly)

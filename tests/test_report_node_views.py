@@ -11,6 +11,7 @@ from lineage.report.render import render
 from .browser import chromium, screenshot
 from .conftest import SAMPLES
 from .test_report_browser import _open
+from .corpus import needs_corpus
 
 FAIL_DB = SAMPLES / "pegasus" / "process_wf_failure.stampede.db"
 FAIL_JOB = "pegasus:job:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3:ls_ID0000001"
@@ -24,6 +25,7 @@ def _one(lin, cypher, **params):
     return row
 
 
+@needs_corpus
 def test_failed_job_report_shows_its_attempts_and_their_output(lin, tmp_path):
     lin.load([FAIL_DB])
     data = report_data(lin, FAIL_JOB)
@@ -48,6 +50,7 @@ def test_failed_job_report_shows_its_attempts_and_their_output(lin, tmp_path):
         assert errors == []
 
 
+@needs_corpus
 def test_anomaly_report_draws_its_call_stack_and_window(lin, tmp_path):
     lin.load([CHIMBUKO], lenient=True)
     anomaly = _one(lin, "MATCH (a:Anomaly)-[:CALLED_BY]->(:FunctionExecution) RETURN a.uid AS uid "
@@ -156,6 +159,7 @@ _VIEW_STATE = """() => {
 }"""
 
 
+@needs_corpus
 def test_xalt_run_view_draws_what_the_run_was_made_of(lin):
     lin.load([SAMPLES / "xalt"])
     run = _one(lin, "MATCH (r:Execution) RETURN r.uid AS uid ORDER BY r.uid LIMIT 1")["uid"]

@@ -13,6 +13,7 @@ from .browser import chromium, external_requests, screenshot
 from .conftest import SAMPLES
 from .report_graphs import _writer
 from .test_report_browser import _open
+from .corpus import needs_corpus
 
 FMRI = "swift:run:130-fmri-20090316-1729-mxxea3a1"
 
@@ -54,6 +55,7 @@ def _count(lin, cypher, **params):
     return lin.query(cypher, **params)[0]["n"]
 
 
+@needs_corpus
 def test_every_sample_run_draws_its_calls_and_datasets(swift_graph):
     lin = swift_graph
     runs = [r["uid"] for r in lin.query("runs", kind="ScriptRun")]
@@ -75,6 +77,7 @@ def test_every_sample_run_draws_its_calls_and_datasets(swift_graph):
     assert with_data == 9  # 0026-function-param's one call reads and writes no dataset
 
 
+@needs_corpus
 def test_fmri_reads_left_to_right(swift_graph):
     """Inputs left of the call that used them, outputs right of the call that made them."""
     data = report_data(swift_graph, FMRI, max_nodes=10000)
@@ -90,6 +93,7 @@ def test_fmri_reads_left_to_right(swift_graph):
     assert {"130-fmri.0000.jpeg", "z"} <= labels  # a file by its name, a value by its value
 
 
+@needs_corpus
 def test_datasets_table_says_who_made_and_used_each(swift_graph):
     lin = swift_graph
     data = report_data(lin, FMRI)
@@ -162,6 +166,7 @@ def test_a_big_flow_is_collapsed_and_failed_calls_stay(lin):
     assert grouped + len(singles) == note["total_nodes"]
 
 
+@needs_corpus
 def test_the_page_draws_the_flow(swift_graph, tmp_path):
     lin = swift_graph
     out = tmp_path / "fmri.html"

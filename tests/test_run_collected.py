@@ -6,6 +6,9 @@ import pytest
 from lineage import templates
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 
 @pytest.fixture(scope="module")

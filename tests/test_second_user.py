@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from lineage import server
+from .corpus import needs_corpus
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0,
                                 reason="acting as a second local user needs root (setuid)")
@@ -123,6 +124,7 @@ def test_a_second_user_watching_command_lines_never_sees_the_initial_password():
     assert not [line for line in result["cmdlines"] if secret in line]
 
 
+@needs_corpus
 def test_a_second_user_cannot_read_a_report_that_carries_the_environment(lin, tmp_path):
     """Reports can quote XALT environments: they are written 0600 in a readable directory."""
     from .conftest import SAMPLES

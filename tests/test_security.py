@@ -33,6 +33,7 @@ from . import graphcheck
 from .conftest import SAMPLES
 from .test_fuzz_parsers import bp_line, samples_of
 from .xalt_helpers import syslog_lines
+from .corpus import needs_corpus
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = [
@@ -80,6 +81,7 @@ def hostile_graph(lin, tmp_path):
     return path
 
 
+@needs_corpus
 def test_loader_stores_hostile_values_verbatim(lin, tmp_path):
     lin.load([SAMPLES / "pegasus"], source="pegasus", lenient=True)
     samples_only = graphcheck.of(lin)
@@ -120,6 +122,7 @@ def _param_values(template, hostile: str) -> dict:
     return params
 
 
+@needs_corpus
 def test_every_template_parameter_takes_metacharacters_as_data(lin, hostile_graph):
     before = graphcheck.of(lin)
     assert templates.all_templates()
@@ -129,6 +132,7 @@ def test_every_template_parameter_takes_metacharacters_as_data(lin, hostile_grap
         assert graphcheck.of(lin) == before, template.name
 
 
+@needs_corpus
 def test_templates_return_hostile_values_verbatim(lin, hostile_graph):
     wf = pc.workflow_uid(HOSTILE[0])
     for value in HOSTILE:
@@ -234,7 +238,7 @@ def _hostile_swift_log(data: bytes) -> bytes:
 
 def _hostile_xalt_syslog() -> bytes:
     """The XALT samples, made hostile, sent as XALT's syslog transport does (as
-    tests/data/make_derived.py makes the derived syslog sample)."""
+    tests/corpus.py derives the syslog sample in the test run)."""
     lines = []
     for n, path in enumerate(sorted((SAMPLES / "xalt").glob("*.stampede2.*.json"))):
         compact = json.dumps(json.loads(_hostile_json(path.read_bytes())), separators=(",", ":"),
@@ -301,6 +305,7 @@ def hostile_copy(sample: Path, target: Path) -> Path | None:
 CASES = [(f, s) for f in loaders.formats() for s in samples_of(f)[:1]]
 
 
+@needs_corpus
 @pytest.mark.parametrize("fmt, sample", CASES, ids=[f"{f.name}:{s.name}" for f, s in CASES])
 def test_every_loader_stores_hostile_values_verbatim(lin, tmp_path, fmt, sample):
     path = hostile_copy(sample, tmp_path / sample.name)
@@ -450,6 +455,7 @@ TEMPLATE_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1
                  "td", "pre", "p", "script", "label", "thead", "tbody"}
 
 
+@needs_corpus
 @pytest.mark.parametrize("root", ["workflow", "job"])
 def test_report_escapes_hostile_names_and_command_lines(lin, hostile_graph, tmp_path, root):
     uid = (pc.workflow_uid(HOSTILE[0]) if root == "workflow"

@@ -7,6 +7,7 @@ from lineage import model, status_labels
 from lineage.report import grass
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 FAIL_DB = SAMPLES / "pegasus" / "process_wf_failure.stampede.db"
 BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
@@ -21,6 +22,7 @@ def _split(lin):
     return set(row["failed"]), set(row["labelled"])
 
 
+@needs_corpus
 def test_failed_label_follows_status_through_loads_and_unloads(lin):
     lin.load([BD])  # a workflow that succeeded: nothing failed
     failed, labelled = _split(lin)

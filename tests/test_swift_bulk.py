@@ -7,6 +7,9 @@ import time
 
 from .conftest import SAMPLES
 from .swift_oracle import importer_counts
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 LOGS = sorted((SAMPLES / "swift").glob("*.log"))
 TOKEN = re.compile(r"(\d{8}-\d{4}-)([a-z0-9]{8})\b")

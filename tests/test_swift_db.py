@@ -11,6 +11,7 @@ from lineage.sources.base import LoadReport
 from .conftest import SAMPLES
 from .swift_oracle import importer_counts
 from .swift_pg import export, postgres  # noqa: F401  (the session fixture)
+from .corpus import needs_corpus
 
 LOGS = sorted((SAMPLES / "swift").glob("*.log"))
 KEY_PROPS = {
@@ -63,6 +64,7 @@ def later_log(tmp_path):
     return path
 
 
+@needs_corpus
 def test_database_and_logs_give_the_same_graph(lin, postgres, later_log):  # noqa: F811
     url = postgres.create_database("provdb")
     logs = [p for p in LOGS if importer_counts(p)["runs"]] + [later_log]
@@ -94,6 +96,7 @@ def test_database_and_logs_give_the_same_graph(lin, postgres, later_log):  # noq
     assert ops == [{"k": "lhs", "v": "1"}, {"k": "rhs", "v": "1"}]
 
 
+@needs_corpus
 def test_annotations_resources_staging_in_the_importer_schema(lin, postgres):  # noqa: F811
     url = postgres.create_database("provdb_importer", id_style="entity")
     fmri = SAMPLES / "swift" / "130-fmri-20090316-1729-mxxea3a1.log"

@@ -12,6 +12,7 @@ from lineage.records import Edge, Node
 
 from .conftest import SAMPLES
 from .swift_oracle import importer_counts
+from .corpus import needs_corpus
 
 LOGS = sorted((SAMPLES / "swift").glob("*.log"))
 STAMP = "2009-03-16 17:11:31,{ms:03d}+0100"
@@ -57,20 +58,24 @@ def parse_counts(path: Path) -> dict:
     )
 
 
+@needs_corpus
 def test_every_sample_log_is_in_the_table():
     assert {short(p) for p in LOGS} == set(BY_HAND)
 
 
+@needs_corpus
 @pytest.mark.parametrize("path", LOGS, ids=short)
 def test_hand_counts_agree_with_the_importer_grep_rules(path):
     assert tuple(importer_counts(path)[k] for k in KEYS) == BY_HAND[short(path)]
 
 
+@needs_corpus
 @pytest.mark.parametrize("path", LOGS, ids=short)
 def test_parse_counts_follow_the_importer(path):
     assert parse_counts(path) == importer_counts(path)
 
 
+@needs_corpus
 @pytest.mark.parametrize("path", LOGS, ids=short)
 def test_graph_counts_follow_the_importer(lin, path):
     [result] = lin.load([path])
@@ -103,6 +108,7 @@ def test_graph_counts_follow_the_importer(lin, path):
              "OR r.parameter <> r.key RETURN count(r) AS n") == 0
 
 
+@needs_corpus
 def test_fmri_details(lin):
     fmri = SAMPLES / "swift" / "130-fmri-20090316-1729-mxxea3a1.log"
     lin.load([fmri])
@@ -128,6 +134,7 @@ def test_fmri_details(lin):
     assert e == {"site": "localhost", "a": 1, "s": "JOB_END", "job": "touch-3tdga18j"}
 
 
+@needs_corpus
 def test_a_thread_reused_by_an_iteration_is_one_call_with_many_executions():
     # r2522 reused thread 0-2 for all 12 iterations: the importer's ids make it one call
     path = SAMPLES / "swift" / "085-iterate-20090316-1728-d8y6za69.log"
@@ -205,6 +212,7 @@ def test_malformed_param_is_an_error_or_skipped_when_lenient(tmp_path):
     assert sum(lenient.skipped.values()) == 1 and any(isinstance(r, Edge) for r in records)
 
 
+@needs_corpus
 def test_detection_is_specific():
     for path in LOGS:
         assert loaders.detect(path).name == "swift-log"

@@ -20,6 +20,7 @@ from lineage.sources.swift import log as swift_log
 
 from .conftest import SAMPLES
 from .swift_pg import postgres  # noqa: F401  (the session fixture)
+from .corpus import needs_corpus
 
 LOGS = sorted((SAMPLES / "swift").glob("*.log"))
 STRCAT = SAMPLES / "swift" / "003-strcat-20090316-1712-bmdnrfi6.log"
@@ -74,6 +75,7 @@ def expected_counts(path: Path) -> Counter:
 
 
 # ------------------------------------------------------------------ Swift logs
+@needs_corpus
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:14])
 def test_every_line_of_a_sample_log_is_accounted_for(path):
     prov, report, counts = read(path)
@@ -88,6 +90,7 @@ def test_every_line_of_a_sample_log_is_accounted_for(path):
     assert all("no provenance lines" in w for w in report.warnings)
 
 
+@needs_corpus
 def test_entries_used_and_other_add_up_on_the_largest_sample():
     fmri = SAMPLES / "swift" / "130-fmri-20090316-1729-mxxea3a1.log"
     _, _, counts = read(fmri)
@@ -105,6 +108,7 @@ def with_lines(tmp_path: Path, source: Path, edit) -> Path:
     return path
 
 
+@needs_corpus
 def test_conflicting_values_are_counted_and_warned_once(tmp_path):
     lines = STRCAT.read_text().splitlines()
     i, value_line = next((i, ln) for i, ln in enumerate(lines) if " VALUE dataset=" in ln)
@@ -126,6 +130,7 @@ def test_conflicting_values_are_counted_and_warned_once(tmp_path):
     assert set(counts) <= set(swift_log.COUNTERS) | set(swift_log.DAMAGE)
 
 
+@needs_corpus
 def test_lines_before_the_first_entry_are_counted(tmp_path):
     path = with_lines(tmp_path, STRCAT, lambda ls: ["junk before", "more junk", *ls])
     _, report, counts = read(path)
@@ -134,6 +139,7 @@ def test_lines_before_the_first_entry_are_counted(tmp_path):
     assert "line 1: 'junk before'" in warning
 
 
+@needs_corpus
 def test_continuation_lines_are_counted_by_what_they_continue(tmp_path):
     lines = STRCAT.read_text().splitlines()
     stamp = lines[0].split(" INFO ", 1)[0]

@@ -17,6 +17,9 @@ from lineage.sources.base import LoadReport
 from .conftest import SAMPLES
 from .swift_oracle import importer_counts
 from .swift_pg import export, postgres  # noqa: F401  (the session fixture)
+from .corpus import needs_corpus
+
+pytestmark = needs_corpus
 
 LOGS = [p for p in sorted((SAMPLES / "swift").glob("*.log")) if importer_counts(p)["runs"]]
 FMRI = "130-fmri-20090316-1729-mxxea3a1"

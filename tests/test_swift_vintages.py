@@ -1,6 +1,6 @@
 """Every spelling of :data:`lineage.sources.swift.log.SPELLINGS`, one test each.
 
-Each test reads a real sample log (``lineage/samples/swift/``, Swift r2522, March 2009), or
+Each test reads a real sample log (``$LINEAGE_CORPUS/samples/swift/``, Swift r2522, March 2009), or
 a minimal variant derived from its real lines: a value given spaces, a line spelled as
 another Swift build writes it. ``COVERED`` names the test of each (event, vintage) pair and
 a test checks that it lists exactly the pairs of the table.
@@ -19,6 +19,7 @@ from lineage.sources.base import LoadReport
 from lineage.records import Node
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 SWIFT = SAMPLES / "swift"
 ECHO = SWIFT / "001-echo-20090316-1711-i7icnjl1.log"
@@ -89,6 +90,7 @@ def test_every_spelling_has_its_test():
 
 
 # ------------------------------------------------------------------ dataset lines
+@needs_corpus
 def test_param():
     prov, _ = read(ECHO)
     params = [ln for ln in lines_of(ECHO) if " PARAM " in ln]
@@ -98,6 +100,7 @@ def test_param():
     assert params[0].endswith(f"provenanceid={ds}")
 
 
+@needs_corpus
 def test_containment():
     prov, _ = read(ITERATE)
     pairs = {re.search(r"parent=(\S+) child=(\S+)$", ln).groups()
@@ -106,6 +109,7 @@ def test_containment():
     assert all(prov.datasets[parent].collection for parent, _ in pairs)
 
 
+@needs_corpus
 def test_filenames_with_spaces_stay_whole(tmp_path):
     # the three jpegs of the real fmri log, renamed with spaces: three files, three names
     lines = [re.sub(r"130-fmri\.(000\d)\.jpeg", r"130 fmri \1.jpeg", ln)
@@ -119,6 +123,7 @@ def test_filenames_with_spaces_stay_whole(tmp_path):
     assert not report.skipped and not report.warnings
 
 
+@needs_corpus
 def test_value_with_spaces_and_continuation(tmp_path):
     lines = [ln.replace("VALUE=abcqux", "VALUE=abc  qux ") for ln in lines_of(STRCAT)]
     i = next(i for i, ln in enumerate(lines) if "VALUE=abc  qux" in ln)
@@ -128,6 +133,7 @@ def test_value_with_spaces_and_continuation(tmp_path):
     assert prov.datasets[STRCAT_DS + "1"].value == "abc"
 
 
+@needs_corpus
 def test_procedure():
     prov, _ = read(FMRI)
     names = dict(re.search(r"thread=(\S+) name=(\S+)$", ln).groups()
@@ -137,6 +143,7 @@ def test_procedure():
         assert prov.calls[f"{FMRI_RUN}:{thread}"].name == name
 
 
+@needs_corpus
 def test_operator(tmp_path):
     lines = insert_after(lines_of(STRCAT), "VALUE=abcqux", [
         f'INFO  vdl:operators OPERATOR thread=0 operator="+" lhs={STRCAT_DS}1 '
@@ -168,6 +175,7 @@ STRCAT_IO = ({(STRCAT_DS + "1", "undefined"), (STRCAT_DS + "2", "undefined")},
              {(STRCAT_DS + "5", "result")})
 
 
+@needs_corpus
 def test_function_with_provenance_id(tmp_path):
     prov = strcat_variant(tmp_path, [
         f"DEBUG VDLFunction FUNCTION id=451000 name=strcat result={STRCAT_DS}5",
@@ -178,6 +186,7 @@ def test_function_with_provenance_id(tmp_path):
     assert function_io(prov, call.id) == STRCAT_IO
 
 
+@needs_corpus
 def test_function_march_2009_thread_only(tmp_path):
     # two calls of strcat on one thread: two function calls, each with its own inputs
     prov = strcat_variant(tmp_path, [
@@ -193,6 +202,7 @@ def test_function_march_2009_thread_only(tmp_path):
                                             {(STRCAT_DS + "6", "result")})
 
 
+@needs_corpus
 def test_function_parameter_with_provenance_id(tmp_path):
     # the late spelling adds name= after input=; the input id must not swallow it
     prov = strcat_variant(tmp_path, [
@@ -201,6 +211,7 @@ def test_function_parameter_with_provenance_id(tmp_path):
     assert function_io(prov, f"{STRCAT_RUN}:451001")[0] == {(STRCAT_DS + "1", "undefined")}
 
 
+@needs_corpus
 def test_function_parameter_march_2009_before_its_function(tmp_path):
     prov = strcat_variant(tmp_path, [
         f"INFO  Misc FUNCTIONPARAMETER thread=0-1 input={STRCAT_DS}1",
@@ -212,6 +223,7 @@ def test_function_parameter_march_2009_before_its_function(tmp_path):
     assert prov.calls[f"{STRCAT_RUN}:0-1"].type == "execute"  # the app call is its own
 
 
+@needs_corpus
 def test_a_function_line_of_no_known_spelling_is_an_error_or_skipped(tmp_path):
     lines = insert_after(lines_of(STRCAT), "VALUE=abcqux",
                          [f"INFO  Misc FUNCTION name=strcat result={STRCAT_DS}5"])
@@ -228,6 +240,7 @@ def test_a_function_line_of_no_known_spelling_is_an_error_or_skipped(tmp_path):
 
 
 # ------------------------------------------------------------------ calls, runs, jobs
+@needs_corpus
 def test_scope(tmp_path):
     lines = insert_after(lines_of(ECHO), " PARAM ", ["INFO  vdl:scope SCOPE thread=0-2"])
     prov, _ = read(derived(tmp_path, ECHO, lines))
@@ -235,6 +248,7 @@ def test_scope(tmp_path):
     assert (scope.type, scope.name) == ("scope", "scope")
 
 
+@needs_corpus
 def test_runid():
     prov, _ = read(ECHO)
     [runid] = [ln for ln in lines_of(ECHO) if " RUNID " in ln]
@@ -242,6 +256,7 @@ def test_runid():
     assert prov.run.id == "001-echo-20090316-1711-i7icnjl1"  # script name + the id's tail
 
 
+@needs_corpus
 def test_execute():
     prov, _ = read(FMRI)
     threads = {re.search(r"thread=(\S+)", ln).group(1)
@@ -252,6 +267,7 @@ def test_execute():
     assert (call.app_name, call.final_state) == ("touch", "END_SUCCESS")
 
 
+@needs_corpus
 def test_execute2_arguments_and_tmpdir_stay_whole():
     prov, _ = read(FMRI)
     [start] = [ln for ln in lines_of(FMRI) if "JOB_START jobid=touch-3tdga18j " in ln]
@@ -263,6 +279,7 @@ def test_execute2_arguments_and_tmpdir_stay_whole():
     assert (ex.site, ex.extra["thread"], ex.extra["attempt"]) == ("localhost", "0-4-1-1", 1)
 
 
+@needs_corpus
 def test_stage_in_list_with_spaces(tmp_path):
     # r2522 writes an empty list; later builds the Java list of the files staged in
     lines = [ln + " [file://localhost/in put 1.txt, file://localhost/./b.txt]"
@@ -273,6 +290,7 @@ def test_stage_in_list_with_spaces(tmp_path):
     assert ex.stage_in == ["file://localhost/in put 1.txt", "file://localhost/b.txt"]
 
 
+@needs_corpus
 def test_stage_out_lines_go_to_the_job_that_wrote_them():
     prov, report = read(FMRI)
     mapped = {d.filename for d in prov.datasets.values() if d.filename}
@@ -288,6 +306,7 @@ def test_stage_out_lines_go_to_the_job_that_wrote_them():
     assert "stage_out_ambiguous" not in report.extra and not report.unknown
 
 
+@needs_corpus
 @pytest.mark.parametrize("path", sorted(SWIFT.glob("*.log")), ids=lambda p: p.name[:12])
 def test_every_stage_out_line_of_the_samples_is_used(path):
     prov, report = read(path)
@@ -303,6 +322,7 @@ def test_every_stage_out_line_of_the_samples_is_used(path):
     assert not report.unknown
 
 
+@needs_corpus
 def test_stage_out_line_with_job_id(tmp_path):
     # the spelling prov-to-sql.sh reads: jobid= on the line, no enclosing dostageout needed
     lines = []
@@ -319,6 +339,7 @@ def test_stage_out_line_with_job_id(tmp_path):
     assert not report.unknown
 
 
+@needs_corpus
 def test_stage_out_outside_dostageout_is_counted(tmp_path):
     lines = [ln for ln in lines_of(ECHO) if "vdl:dostageout START" not in ln]
     prov, report = read(derived(tmp_path, ECHO, lines))
@@ -326,6 +347,7 @@ def test_stage_out_outside_dostageout_is_counted(tmp_path):
     assert all(not e.stage_out for e in prov.execs.values())
 
 
+@needs_corpus
 def test_a_dostageout_line_without_job_is_an_error_naming_file_and_line(tmp_path):
     lines = [ln.replace("START jobid=echo-17kp918j - Staging out", "START - Staging out")
              for ln in lines_of(ECHO)]
@@ -339,6 +361,7 @@ def test_a_dostageout_line_without_job_is_an_error_naming_file_and_line(tmp_path
 
 
 # ------------------------------------------------------------------ logs without PARAM lines
+@needs_corpus
 def test_a_log_without_provenance_lines_loads_what_it_holds(lin):
     values = dict(re.search(r"dataset=(\S+) VALUE=(.*)$", ln).groups()
                   for ln in lines_of(NO_PARAM) if " VALUE " in ln)
@@ -354,6 +377,7 @@ def test_a_log_without_provenance_lines_loads_what_it_holds(lin):
                    "types": ["rootthread"]}
 
 
+@needs_corpus
 def test_a_log_with_executions_but_no_param_lines_keeps_them(tmp_path):
     lines = [ln for ln in lines_of(FMRI) if " PARAM " not in ln]
     prov, report = read(derived(tmp_path, FMRI, lines))
@@ -362,6 +386,7 @@ def test_a_log_with_executions_but_no_param_lines_keeps_them(tmp_path):
     assert prov.calls[f"{FMRI_RUN}:0-4-1"].name == "align"
 
 
+@needs_corpus
 def test_a_log_with_no_swift_facts_is_empty(tmp_path):
     lines = [ln for ln in lines_of(NO_PARAM) if " VALUE " not in ln]
     prov, report = read(derived(tmp_path, NO_PARAM, lines))
@@ -370,6 +395,7 @@ def test_a_log_with_no_swift_facts_is_empty(tmp_path):
 
 
 # ------------------------------------------------------------------ what `procedure` means
+@needs_corpus
 def test_procedure_is_the_procedure_name_or_nothing(lin):
     lin.load([FMRI])
     rows = lin.query("MATCH (c:FunctionCall) RETURN c.type AS type, c.name AS name, "
@@ -383,6 +409,7 @@ def test_procedure_is_the_procedure_name_or_nothing(lin):
     assert {p for _, p in by_type["execute"]} == {"align", "average", "slicer", "convert"}
 
 
+@needs_corpus
 def test_records_carry_the_procedure_of_a_function_call(tmp_path):
     lines = insert_after(lines_of(STRCAT), "VALUE=abcqux", [
         f"INFO  Misc FUNCTION thread=0 name=strcat result={STRCAT_DS}5"])

@@ -8,6 +8,7 @@ from lineage import templates
 from lineage.errors import TemplateError
 
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 BD_WF = "ea17e8ac-02ac-4909-b5e3-16e367392556"
 
@@ -37,6 +38,7 @@ def test_binding_checks_names_and_fills_defaults():
         templates.get("../../etc/passwd")
 
 
+@needs_corpus
 def test_ancestors_and_descendants_on_blackdiamond(lin):
     lin.load([SAMPLES / "pegasus" / "blackdiamond-4.0.bp"])
     up = lin.query("ancestors", uid=f"pegasus:job:{BD_WF}:analyze_j4")

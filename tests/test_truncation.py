@@ -21,6 +21,7 @@ from lineage.errors import LineageError
 from lineage.sources.base import LoadReport
 
 from .test_fuzz_parsers import FILE_FORMATS, samples_of
+from .corpus import needs_corpus
 
 os.environ.setdefault("LINEAGE_UNQLITE_PROBE_SECONDS", "5")
 TENTHS = range(1, 10)
@@ -88,6 +89,7 @@ print(json.dumps({"grown_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 LONG = 256 * 1024 * 1024  # a 256 MiB line: far over every reader's limit
 
 
+@needs_corpus
 @pytest.mark.parametrize("fmt_name,sample", [
     ("swift-log", "swift/001-echo-20090316-1711-i7icnjl1.log"),
     ("xalt-syslog", None),

@@ -9,12 +9,15 @@ from click.testing import CliRunner
 from lineage import cli
 
 from .conftest import SAMPLES
+from .corpus import first, needs_corpus
+
+pytestmark = needs_corpus
 
 FAIL_DB = SAMPLES / "pegasus" / "process_wf_failure.stampede.db"
 FAIL_WF = "pegasus:workflow:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3"
 HIER_DB = SAMPLES / "pegasus" / "hierarchical_wf_success.stampede.db"
 ROOT_WF = "pegasus:workflow:48f759a4-165f-47d6-8c32-571649ce311b"
-XALT_RUN = next((SAMPLES / "xalt").glob("run.*.json"))
+XALT_RUN = first("xalt", "run.*.json")
 
 
 def test_the_failed_workflow_names_its_failed_job_with_the_cause_first(lin):

@@ -13,10 +13,12 @@ from lineage.writer import Writer
 
 from . import graphcheck
 from .writer_spy import rows_sent as _rows_sent
+from .corpus import needs_corpus
 
 SAMPLES = Path(__file__).resolve().parent.parent / "lineage" / "samples"
 
 
+@needs_corpus
 def test_folded_edge_rows_give_the_graph_and_counts_of_one_row_per_record(lin, monkeypatch):
     pegasus = SAMPLES / "pegasus"
     sent = _rows_sent(monkeypatch)

@@ -13,6 +13,7 @@ from lineage.writer import Writer
 from . import graphcheck
 from .writer_spy import rows_sent
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 
 def _by_id_rows(monkeypatch) -> list[int]:
@@ -20,6 +21,7 @@ def _by_id_rows(monkeypatch) -> list[int]:
     return rows_sent(monkeypatch, only=lambda key: key[2])
 
 
+@needs_corpus
 def test_ends_by_id_give_the_graph_and_counts_ends_by_uid_give(lin, monkeypatch):
     inputs = [SAMPLES / "pegasus", SAMPLES / "chimbuko", SAMPLES / "xalt"]
     by_uid = [r.as_dict() for r in load(Writer(lin.graph.driver, lin.graph.database,

@@ -11,6 +11,7 @@ from lineage.records import Node
 
 from . import graphcheck
 from .conftest import SAMPLES
+from .corpus import needs_corpus
 
 
 def _operators(lin, statement: str, **params) -> list[str]:
@@ -61,6 +62,7 @@ def test_the_old_statement_had_one(session_lineage):
     assert "Eager" in ops
 
 
+@needs_corpus
 def test_create_into_an_empty_graph_equals_merge(lin):
     """The same input loaded into an empty graph (nodes CREATEd) and into a graph holding an
     unrelated node (every node MERGEd) gives the same elements."""

@@ -9,8 +9,11 @@ from lineage.sources.xalt.syslog import parse_syslog_lines
 
 from .conftest import SAMPLES
 from .xalt_helpers import syslog_lines
+from .corpus import first, needs_corpus
 
-RUN = next((SAMPLES / "xalt").glob("run.*.json"))
+pytestmark = needs_corpus
+
+RUN = first("xalt", "run.*.json")
 
 
 def _records(lines):

@@ -18,6 +18,7 @@ from lineage.records import Edge, Node
 from .conftest import SAMPLES
 from .xalt_helpers import (BUILD_UUID, EXE_SHA1, LINK_RT, LINK_S2, RUN_AAA, RUN_UUID, sample_run,
                            signed, syslog_lines, zzz_from_aaa)
+from .corpus import needs_corpus
 
 
 def parse(path, lenient=False, xalt_env="filtered"):
@@ -43,6 +44,7 @@ def edges(records, rel):
 
 
 # ------------------------------------------------------------------ detection
+@needs_corpus
 def test_xalt_samples_are_detected_and_no_other_source_is_claimed():
     for path in sorted((SAMPLES / "xalt").glob("*.json")):
         assert loaders.detect(path).name == "xalt-json", path
@@ -52,6 +54,7 @@ def test_xalt_samples_are_detected_and_no_other_source_is_claimed():
             assert fmt is None or fmt.source != "xalt", path
 
 
+@needs_corpus
 def test_syslog_file_is_detected(tmp_path):
     f = tmp_path / "messages"
     f.write_text("Jun 29 sshd[1]: accepted\n" + "".join(
@@ -60,6 +63,7 @@ def test_syslog_file_is_detected(tmp_path):
 
 
 # ------------------------------------------------------------------ crc
+@needs_corpus
 def test_crc_is_xalts_crc_ccitt_over_the_record_with_ffff():
     assert crc16_ccitt(b"123456789") == 0x29B1  # the CRC-CCITT check value in XALT's crc.h
     text = LINK_RT.read_bytes()
@@ -68,6 +72,7 @@ def test_crc_is_xalts_crc_ccitt_over_the_record_with_ffff():
     assert check_crc(LINK_S2.read_bytes()) == "missing"
 
 
+@needs_corpus
 def test_bad_crc_is_reported_and_the_record_still_loads(tmp_path):
     bad = tmp_path / "link.jedrik.2021.x.json"
     bad.write_bytes(LINK_RT.read_bytes().replace(b'"-O3"', b'"-O2"'))
@@ -79,6 +84,7 @@ def test_bad_crc_is_reported_and_the_record_still_loads(tmp_path):
     assert any("crc 0xEF81 does not match" in w for w in report.warnings)
 
 
+@needs_corpus
 def test_missing_crc_is_counted_not_warned():
     records, report = parse(LINK_S2)
     assert report.extra["xalt"]["crc_missing"] == 1 and report.warnings == []
@@ -87,6 +93,7 @@ def test_missing_crc_is_counted_not_warned():
 
 
 # ------------------------------------------------------------------ the records
+@needs_corpus
 def test_shared_run_record_maps_to_execution_executable_libraries_and_build():
     raw = json.loads(RUN_AAA.read_text())
     records, report = parse(RUN_AAA)
@@ -109,6 +116,7 @@ def test_shared_run_record_maps_to_execution_executable_libraries_and_build():
         records, "WAS_GENERATED_BY")
 
 
+@needs_corpus
 def test_shared_link_record_maps_to_build_and_linked_files():
     raw = json.loads(LINK_S2.read_text())
     records, _ = parse(LINK_S2)
@@ -122,6 +130,7 @@ def test_shared_link_record_maps_to_build_and_linked_files():
     assert (f"xalt:executable:{EXE_SHA1}", build.uid) in edges(records, "WAS_GENERATED_BY")
 
 
+@needs_corpus
 def test_unknown_sha1_zero_is_not_a_sha1():
     records, _ = parse(LINK_RT)
     libs = nodes(records, "Library")
@@ -130,6 +139,7 @@ def test_unknown_sha1_zero_is_not_a_sha1():
     assert sum(l.props["path"].endswith("/libgcc.a") for l in libs.values()) == 1
 
 
+@needs_corpus
 def test_command_lines_with_quotes_semicolons_and_odd_bytes_are_kept_verbatim(tmp_path):
     argv = ["./a.out", "--opt=x;y", "it's", '"quoted"', "a b", "$(rm -rf /); echo `id`",
             "back\\slash", "tab\there", "new\nline", "caf\u00e9", "<script>alert(1)</script>"]
@@ -175,6 +185,7 @@ def _env_run(tmp_path):
     return f
 
 
+@needs_corpus
 @pytest.mark.parametrize("mode", ["filtered", "all", "none"])
 def test_env_modes(tmp_path, mode):
     records, _ = parse(_env_run(tmp_path), xalt_env=mode)
@@ -193,6 +204,7 @@ def test_env_modes(tmp_path, mode):
         assert "hunter2" not in run.props["env"] and "t0k3n" not in run.props["env"]
 
 
+@needs_corpus
 def test_unknown_env_mode_is_refused(tmp_path):
     with pytest.raises(ValueError, match="xalt_env='some'"):
         parse(_env_run(tmp_path), xalt_env="some")
@@ -205,6 +217,7 @@ def _syslog_report(lenient=False):
     return LoadReport("syslog", "xalt-syslog", lenient=lenient)
 
 
+@needs_corpus
 def test_chunked_syslog_record_assembled_out_of_order():
     text = signed(sample_run())
     lines = syslog_lines(text, f"run_strt_{RUN_UUID}", block=997)
@@ -234,6 +247,7 @@ def test_chunked_syslog_record_assembled_out_of_order():
     assert set(nodes(records, "Library")) >= set(nodes(from_file, "Library"))
 
 
+@needs_corpus
 def test_compressed_v2_record_and_trailing_blanks_dropped_by_syslog():
     text = signed(sample_run())
     report = _syslog_report()
@@ -254,6 +268,7 @@ def test_compressed_v2_record_and_trailing_blanks_dropped_by_syslog():
     assert pkg.props["name"] == "pkg      with blanks"
 
 
+@needs_corpus
 def test_incomplete_syslog_record_is_reported_not_loaded(tmp_path):
     good = syslog_lines(signed(sample_run()), f"run_strt_{RUN_UUID}", block=500)
     broken = syslog_lines(LINK_RT.read_text(), "link_1793664a", kind="link", block=300)
@@ -269,6 +284,7 @@ def test_incomplete_syslog_record_is_reported_not_loaded(tmp_path):
     assert "link_1793664a" in warning and "missing idx [1]" in warning
 
 
+@needs_corpus
 @pytest.mark.parametrize("lenient", [False, True])
 def test_damaged_lines_and_records_in_a_syslog_are_skipped_and_counted(lenient):
     """Each kind of damage to one line or record is skipped, counted and warned about with
@@ -296,6 +312,7 @@ def test_damaged_lines_and_records_in_a_syslog_are_skipped_and_counted(lenient):
     assert all("syslog" in w for w in report.warnings if "expected" in w)
 
 
+@needs_corpus
 def test_start_and_end_records_share_the_execution():
     aaa, zzz = sample_run(), zzz_from_aaa(sample_run())
     report = _syslog_report()
@@ -328,6 +345,7 @@ def test_every_syslogv1_spelling_gives_the_same_record(spelling):
     assert report.extra["xalt_syslog"]["v1_lines"] == 1 and not report.skipped
 
 
+@needs_corpus
 def test_syslogv1_line_and_duplicate_chunks():
     import base64
     pkg = signed({"program": "python", "xalt_run_uuid": "u7", "package_name": "numpy",

@@ -8,6 +8,7 @@ from lineage import templates
 
 from .xalt_helpers import (BUILD_UUID, EXE_SHA1, LINK_RT, LINK_S2, RUN_UUID, sample_run, signed,
                            zzz_from_aaa)
+from .corpus import needs_corpus
 
 SOLVER_SHA1 = "c0ffee0000000000000000000000000000000001"
 LIBMPI_SHA1 = "d17d961680e09bc8efeefd7dbc0abb2f07709303"  # libmpi.so.12 (run) = libmpi.so.12.0 (link)
@@ -67,6 +68,7 @@ def test_every_xalt_template_has_a_header():
             "xalt/module_usage", "xalt/package_usage"} <= names
 
 
+@needs_corpus
 def test_top_executables_by_runs_users_and_core_hours(usage):
     by_runs = usage.query("xalt/top_executables")
     assert [(r["sha1"], r["runs"], r["users"]) for r in by_runs] == [
@@ -82,6 +84,7 @@ def test_top_executables_by_runs_users_and_core_hours(usage):
     assert usage.query("xalt/top_executables", syshost="frontera") == []
 
 
+@needs_corpus
 def test_library_users_by_stem_sha1_and_path(usage):
     hello_runs = {f"xalt:run:{uuid_of(x)}" for x in HELLO_RUNS}
     all_runs = hello_runs | {f"xalt:run:{uuid_of(x)}" for x in SOLVER_RUNS}
@@ -107,6 +110,7 @@ def test_library_users_by_stem_sha1_and_path(usage):
     assert usage.query("xalt/library_users", library="libnothere") == []
 
 
+@needs_corpus
 def test_build_of_an_executable(usage):
     link = json.loads(LINK_S2.read_text())
     [row] = usage.query("xalt/build_of", executable=EXE_SHA1)
@@ -123,6 +127,7 @@ def test_build_of_an_executable(usage):
     assert usage.query("xalt/build_of", executable="nope") == []
 
 
+@needs_corpus
 def test_compiler_usage(usage):
     rows = {r["compiler"]: r for r in usage.query("xalt/compiler_usage")}
     assert set(rows) == {"icc", "gcc"}
@@ -133,6 +138,7 @@ def test_compiler_usage(usage):
     assert [r["compiler"] for r in usage.query("xalt/compiler_usage", compiler="icc")] == ["icc"]
 
 
+@needs_corpus
 def test_module_usage(usage):
     rows = usage.query("xalt/module_usage")
     top = {r["module"]: r for r in rows}
@@ -144,6 +150,7 @@ def test_module_usage(usage):
     assert intel["core_hours"] == pytest.approx(4.0)
 
 
+@needs_corpus
 def test_package_usage(usage):
     rows = usage.query("xalt/package_usage", program="python")
     assert [(r["package"], r["version"], r["runs"], r["users"]) for r in rows] == [

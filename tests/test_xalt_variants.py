@@ -20,6 +20,7 @@ from lineage.sources.xalt.spellings import ALIASES, KNOWN_KEYS, VALUE_FORMS, Ali
 from .test_load_pegasus import graph_fingerprint
 from .xalt_helpers import (BUILD_UUID, EXE_SHA1, LINK_S2, RUN_AAA, RUN_UUID, sample_run, signed,
                            zzz_from_aaa)
+from .corpus import needs_corpus
 
 #: The real samples, by kind: the run as its end record (so that end_time and run_time carry
 #: a fact; the start record's are 0), the stampede2 link record.
@@ -81,6 +82,7 @@ def canonical_fingerprint(lin, kind: str, tmp_path: Path) -> tuple:
     return _CANONICAL_FINGERPRINT[kind]
 
 
+@needs_corpus
 @pytest.mark.parametrize("alias", ALIASES, ids=lambda a: f"{a.kind}:{a.old[0]}.{a.old[1]}")
 def test_each_older_spelling_loads_like_today(lin, tmp_path, alias):
     sample = SAMPLE[alias.kind]()
@@ -112,6 +114,7 @@ def test_the_table_is_consistent():
         assert a.source.startswith("xalt/xalt "), a
 
 
+@needs_corpus
 def test_an_unknown_spelling_is_counted(tmp_path):
     rec = sample_run()
     rec["userT"]["jobID"] = rec["userT"].pop("job_id")
@@ -146,6 +149,7 @@ def xalt0_link() -> dict:
     return flat
 
 
+@needs_corpus
 def test_xalt0_run_record_loads_its_facts(lin, tmp_path):
     rec = xalt0_run()
     assert "userDT" not in rec and "Build.UUID" in rec["xaltLinkT"]
@@ -172,6 +176,7 @@ def test_xalt0_run_record_loads_its_facts(lin, tmp_path):
         link["Build_date"], float(link["Build_Epoch"]))
 
 
+@needs_corpus
 def test_xalt0_flat_link_record_loads_its_facts(lin, tmp_path):
     rec = xalt0_link()
     f = tmp_path / LINK_S2.name
@@ -221,10 +226,12 @@ VALUE_FORM_TESTS = {
 }
 
 
+@needs_corpus
 def test_every_value_form_has_a_test():
     assert set(VALUE_FORM_TESTS) == set(VALUE_FORMS)
 
 
+@needs_corpus
 @pytest.mark.parametrize("form", sorted(VALUE_FORMS))
 def test_each_value_form_loads(lin, tmp_path, form):
     VALUE_FORM_TESTS[form](lin, tmp_path)

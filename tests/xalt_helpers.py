@@ -7,7 +7,7 @@ import base64
 import json
 import zlib
 
-from lineage.sources.xalt.mapping import crc16_ccitt
+from lineage.sources.xalt.demo import signed_text
 
 from .conftest import SAMPLES
 
@@ -26,10 +26,7 @@ def sample_run() -> dict:
 
 def signed(record: dict) -> str:
     """The record as XALT writes it: compact JSON led by a crc over the text with 0xFFFF."""
-    body = json.dumps({k: v for k, v in record.items() if k != "crc"}, separators=(",", ":"))
-    text = '{"crc":"0xFFFF",' + body[1:]
-    value = crc16_ccitt(text.encode())
-    return text[:8] + f"0x{value:04X}" + text[14:]
+    return signed_text(record)
 
 
 def zzz_from_aaa(record: dict, run_time: float = 42.5) -> dict:

@@ -110,6 +110,20 @@ class LoadReport:
         }
 
 
+@dataclass(frozen=True)
+class DemoFiles:
+    """What a source's demo writer (``write(campaign, directory)`` in the module its
+    package's ``DEMO`` names) wrote: its files, and the load options they are read with
+    (``LoadOptions`` field names, such as ``chimbuko_run``).
+
+    >>> DemoFiles((Path("a.bp"),)).load_options
+    {}
+    """
+
+    paths: tuple[Path, ...]
+    load_options: dict = field(default_factory=dict)
+
+
 Detector = Callable[[Path, bytes], bool]
 Parser = Callable[[Path, LoadReport], Iterator[Record]]
 

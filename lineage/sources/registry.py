@@ -2,22 +2,28 @@
 
 Each reader module of a source (``READERS`` in ``lineage/sources/<source>/__init__.py``)
 declares ``FORMATS``; :func:`formats` lists them all, :func:`detect` finds the one that
-reads a given file, :func:`for_url` the one that reads a database URL.
+reads a given file, :func:`for_url` the one that reads a database URL. A source whose
+package names a demo writer module (``DEMO``) writes its part of the demo campaign
+(:func:`demo_writers`).
 
 >>> [f.name for f in formats() if f.source == "pegasus"][:1]
 ['pegasus-bp']
+>>> [source for source, _ in demo_writers()]
+['pegasus', 'swift', 'chimbuko', 'xalt']
 """
 
 from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from typing import Callable
 
 from ..errors import UnknownFormatError
 from . import SOURCES
-from .base import Format, LoadReport
+from .base import DemoFiles, Format, LoadReport
 
-__all__ = ["Format", "LoadReport", "formats", "detect", "for_url", "SOURCES", "HEAD_BYTES"]
+__all__ = ["Format", "LoadReport", "DemoFiles", "formats", "detect", "for_url",
+           "demo_writers", "SOURCES", "HEAD_BYTES"]
 
 HEAD_BYTES = 64 * 1024
 
@@ -29,6 +35,20 @@ def formats() -> list[Format]:
         package = importlib.import_module(f"lineage.sources.{source}")
         for reader in package.READERS:
             out.extend(importlib.import_module(f"lineage.sources.{source}.{reader}").FORMATS)
+    return out
+
+
+def demo_writers() -> list[tuple[str, Callable[..., DemoFiles]]]:
+    """``(source, write)`` of every source with a demo writer, in source order:
+    ``write(campaign, directory)`` writes that source's files of a
+    :class:`lineage.demo.scenario.Campaign` under ``directory`` and returns a
+    :class:`DemoFiles`."""
+    out = []
+    for source in SOURCES:
+        package = importlib.import_module(f"lineage.sources.{source}")
+        module = getattr(package, "DEMO", None)
+        if module:
+            out.append((source, importlib.import_module(f"lineage.sources.{source}.{module}").write))
     return out
 
 

@@ -1,8 +1,12 @@
 """XALT: run / link / pkg JSON records and syslog transmissions.
 
 ``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
-and each module in :data:`READERS` reads one input format (its ``FORMATS``).
+each module in :data:`READERS` reads one input format (its ``FORMATS``), and :data:`DEMO`
+writes this source's files of the demo campaign.
 """
 
 #: Reader modules, in the order their formats are tried when detecting a file.
 READERS = ('jsonfiles',)
+
+#: The module whose ``write(campaign, directory)`` writes the demo campaign's files.
+DEMO = "demo"
