@@ -91,6 +91,10 @@ def test_attributes_relations_and_ends_left_out(lin, tmp_path):
     assert nobody["name"] == "-" and nobody["id"].startswith("_:")
     out = lin.export(f"prov:document:{result.sha256}", tmp_path / "out.json")
     assert read_back(out) == read_back(doc)
+    # the document is a run: listed, and its report takes it whole
+    assert f"prov:document:{result.sha256}" in {r["uid"] for r in lin.query("runs")}
+    html = open(lin.report(f"prov:document:{result.sha256}", tmp_path / "r.html")).read()
+    assert "Parts of the run (6)" in html and "une \\u00e9tiquette" in html
 
 
 def test_prov_n_and_prov_xml_give_the_graph_prov_json_gives(lin, tmp_path):

@@ -27,8 +27,8 @@ from .vocabulary import (ELEMENT_KINDS, END_KINDS, RELATION_TYPES, epoch, plain,
                          prop_name)
 
 #: How many (node, scope) pairs a document remembers having stated, so that an element
-#: named by many relations is not stated again each time (memory stays bounded).
-REMEMBERED = 1 << 16
+#: named by many relations is not stated again each time (memory stays bounded: about 25 MB).
+REMEMBERED = 1 << 17
 
 
 @cache
@@ -103,6 +103,7 @@ class Documents:
         kind = ELEMENT_KINDS.get(name)
         if kind is not None:
             node = Node(kind, kind.uid(record.identifier.uri), element_props(record))
+            self._remember((node.uid, "" if scope is None else scope.uri))
             yield node
             yield Edge(model.PART_OF, node.uid, self.scope_uid(scope), {"prov_record": text},
                        key=key)
@@ -137,15 +138,20 @@ class Documents:
             props["role"] = str(plain(roles[0]))
         yield Edge(rel, ends[0], ends[1], props, key=key)
 
-    def _named(self, kind, uid: str, identifier: str, label: str, scope) -> Iterator[Record]:
-        """An element a relation names, and its ``PART_OF`` where it is named (each once
-        while remembered)."""
-        said = (uid, "" if scope is None else scope.uri)
+    def _remember(self, said: tuple[str, str]) -> bool:
+        """Whether the node and scope of ``said`` were stated already (remembered now)."""
         if said in self._said:
             self._said.move_to_end(said)
-            return
+            return True
         self._said[said] = None
         if len(self._said) > REMEMBERED:
             self._said.popitem(last=False)
+        return False
+
+    def _named(self, kind, uid: str, identifier: str, label: str, scope) -> Iterator[Record]:
+        """An element a relation names, and its ``PART_OF`` where it is named (each once
+        while remembered, and not when its description was stated there)."""
+        if self._remember((uid, "" if scope is None else scope.uri)):
+            return
         yield Node(kind, uid, {"identifier": identifier, "name": label})
         yield Edge(model.PART_OF, uid, self.scope_uid(scope))
