@@ -2,7 +2,6 @@
 PROV-JSON import (other tools' documents and round trips of our own, signed)."""
 
 import json
-from pathlib import Path
 
 import networkx as nx
 import pytest

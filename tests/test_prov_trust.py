@@ -78,7 +78,7 @@ def _id(uid: str) -> str:
 def forged(victims: dict, in_bundle: bool = False) -> dict:
     """The attacks, as a document another tool could write: the job succeeded, the XALT run
     was someone else's, and ran within the failed job's attempt (a link at confidence 1)."""
-    job, run = victims["job"]["uid"], victims["run"]
+    job = victims["job"]["uid"]
     records = {
         "activity": {
             _id(job): {"lineage:kind": "Job", "lineage:uid": job, "lineage:status": "succeeded"},
