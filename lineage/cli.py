@@ -24,7 +24,6 @@ and CI is not set.
 from __future__ import annotations
 
 import csv
-import re
 import io
 import shutil
 import json
@@ -37,6 +36,7 @@ import click
 from .lean_import import import_driver_without_dataframes
 from . import server, templates
 from .humanize import human
+from .safe_text import json_text, safe_text
 from .settings import Settings
 from .sources import SOURCES
 from .linking.rules import RULES as LINK_RULES
@@ -49,21 +49,6 @@ log = logging.getLogger("lineage.cli")
 
 
 # ------------------------------------------------------------------ output
-#: C0 and C1 control characters and DEL (escape sequences, NUL, bells), except newline and
-#: tab, which the table shows as \n and CSV quotes.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def safe_text(text: str) -> str:
-    r"""``text`` with control characters shown as escapes, so a provenance string cannot drive
-    the terminal (set its title, move the cursor, hide a line).
-
-    >>> safe_text("ok\x1b]0;owned\x07 \x00")
-    'ok\\x1b]0;owned\\x07 \\x00'
-    """
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-
-
 def _cell(value) -> str:
     if value is None:
         return ""
@@ -77,7 +62,7 @@ def emit(rows: list[dict], fmt: str, columns: list[str] | None = None) -> None:
     objects) or CSV (both with the stored values)."""
     columns = columns or (list(rows[0]) if rows else [])
     if fmt == "json":
-        click.echo(json.dumps(rows, default=str, ensure_ascii=False, indent=2))
+        click.echo(json_text(rows, default=str, indent=2))
         return
     if fmt == "csv":
         buf = io.StringIO()

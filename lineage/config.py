@@ -31,7 +31,7 @@ another server they are not used (the environment's login is).
 >>> read_text('[connection]\\npassword = "x"\\n', "c.toml")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-lineage.config.ConfigError: c.toml: [connection] password: passwords do not go into the ...
+lineage.config.ConfigError: c.toml: [connection] has a password key; passwords do not go ...
 """
 
 from __future__ import annotations
@@ -133,9 +133,9 @@ def _section_settings(doc: dict, where: str, prefix: str, origin: str) -> dict:
     connection = doc.get("connection", {})
     _known(connection, set(CONNECTION) | {"password"}, where, f"{prefix}connection.")
     if "password" in connection:
-        raise ConfigError(f"{where}: [{prefix}connection] password: passwords do not go into "
-                          "the profile file; put it in a file readable only by you (chmod 600) "
-                          "and name it with password_file")
+        raise ConfigError(f"{where}: [{prefix}connection] has a password key; passwords do "
+                          "not go into the profile file; put it in a file readable only by you "
+                          "(chmod 600) and name it with password_file")
     for key, setting in CONNECTION.items():
         if key not in connection:
             continue

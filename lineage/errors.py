@@ -8,7 +8,18 @@ from __future__ import annotations
 
 
 class LineageError(Exception):
-    """Base class of every error this package raises on purpose."""
+    """Base class of every error this package raises on purpose. Its message is shown and
+    stored (``:Load.error``), so the secrets in it (a database URL's password, a token in a
+    value it quotes) are redacted when it is made.
+
+    >>> str(LineageError("postgresql://alice:S3cr3t@db/x?password=S3cr3t: refused"))
+    'postgresql://alice:***@db/x?password=***: refused'
+    """
+
+    def __init__(self, *args):
+        from .redact import redact_text  # imported when used (it imports this module's users)
+
+        super().__init__(*(redact_text(a) if isinstance(a, str) else a for a in args))
 
 
 class ParseError(LineageError):

@@ -8,7 +8,9 @@ a new version, the tags of older versions are taken off and whatever no load sta
 more is deleted: reloading a changed file replaces its facts, and facts shared with other
 inputs stay. ``unload`` takes a load's tags off and deletes what only it stated.
 
-Statements are fixed strings; tags and ids travel as parameters.
+Statements are fixed strings; tags and ids travel as parameters. Every property a load
+record gets goes through :func:`lineage.secrets.redact_props` (an error quoting a URL with
+its password, a warning quoting a value).
 
 >>> load_id("pegasus-bp", "/data/run1.bp") == load_id("pegasus-bp", "/data/run1.bp")
 True
@@ -29,6 +31,7 @@ from typing import Any
 from neo4j import Driver
 
 from .errors import LineageError
+from .secrets import redact_props
 
 BATCH_ROWS = 10000
 
@@ -76,7 +79,7 @@ def previous(driver: Driver, database: str | None, lid: str) -> Previous:
 
 def record(driver: Driver, database: str | None, lid: str, props: dict[str, Any]) -> None:
     """Create or update the ``:Load`` node of ``lid`` (``None`` values are left out)."""
-    props = {k: v for k, v in props.items() if v is not None}
+    props = redact_props({k: v for k, v in props.items() if v is not None})
     driver.execute_query(
         "MERGE (l:Load {uid: $uid}) SET l += $props, l.id = $id, "
         "l.times_loaded = coalesce(l.times_loaded, 0) + 1",
@@ -86,7 +89,7 @@ def record(driver: Driver, database: str | None, lid: str, props: dict[str, Any]
 def mark(driver: Driver, database: str | None, lid: str, props: dict[str, Any]) -> None:
     """Update properties of an existing ``:Load`` node (no attempt is counted)."""
     driver.execute_query("MATCH (l:Load {uid: $uid}) SET l += $props",
-                         uid=load_uid(lid), props=props, database_=database)
+                         uid=load_uid(lid), props=redact_props(props), database_=database)
 
 
 _COUNT_TAGGED = """
@@ -185,7 +188,8 @@ def begin_write(driver: Driver, database: str | None, lid: str, tag: str, path: 
     driver.execute_query(
         "MERGE (l:Load {uid: $uid}) SET l.id = $id, l.path = $path, l.format = $format, "
         "l.writing = $tag, l.writing_since = $now, l.writer = $writer",
-        uid=load_uid(lid), id=lid, path=path, format=format_name, tag=tag, now=time.time(),
+        uid=load_uid(lid), id=lid, path=redact_props({"path": path})["path"],
+        format=format_name, tag=tag, now=time.time(),
         writer=this_writer(), database_=database)
 
 
@@ -194,7 +198,7 @@ def end_write(driver: Driver, database: str | None, lid: str, tag: str,
     """Take off the mark of :func:`begin_write` and record ``props`` on the load, in one
     transaction; False (nothing recorded) when the mark was no longer there: a forced
     reset or another writer took it while this one wrote."""
-    props = {k: v for k, v in (props or {}).items() if v is not None}
+    props = redact_props({k: v for k, v in (props or {}).items() if v is not None})
     records, _, _ = driver.execute_query(
         "MATCH (l:Load {uid: $uid}) WHERE l.writing = $tag "
         "REMOVE l.writing, l.writing_since, l.writer "

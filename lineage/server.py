@@ -2,7 +2,8 @@
 
 No Docker and no root needed. ``install`` resolves the jars once with Maven (``server/pom.xml``
 pins the version); ``start`` writes a config that listens on 127.0.0.1 only, turns
-authentication on with a generated password kept in a file only the user can read, starts
+authentication on with a generated password kept in a file only the user can read (and no
+lockout after wrong passwords, which another local user could trip to lock the owner out), starts
 ``org.neo4j.server.CommunityEntryPoint`` on Java 17 or 21 and waits until Bolt answers.
 
 >>> paths = ServerPaths.under(Path("/tmp/lineage-example"))
@@ -286,7 +287,8 @@ def _memory_settings() -> dict[str, str]:
 
 
 def write_config(paths: ServerPaths, bolt_port: int, http_port: int) -> Path:
-    """Write neo4j.conf: loopback only, authentication on, no usage reports."""
+    """Write neo4j.conf: loopback only, authentication on without a lockout that others
+    could trip, no usage reports."""
     settings = {
         "server.default_listen_address": "127.0.0.1",
         "server.default_advertised_address": "127.0.0.1",
@@ -297,6 +299,12 @@ def write_config(paths: ServerPaths, bolt_port: int, http_port: int) -> Path:
         "server.https.enabled": "false",
         "server.bolt.tls_level": "DISABLED",
         "dbms.security.auth_enabled": "true",
+        # no lockout: Neo4j locks a user out for auth_lock_time after 3 wrong passwords
+        # (the default), whoever sent them, so any other local user could keep the owner
+        # out; 0 turns the lock off (5.26's RateLimitedAuthenticationStrategy permits every
+        # attempt when the maximum is 0 or less), and the 192-bit generated password makes
+        # guessing it moot
+        "dbms.security.auth_max_failed_attempts": "0",
         "dbms.usage_report.enabled": "false",
         "server.directories.data": str(paths.data_dir),
         "server.directories.logs": str(paths.logs_dir),

@@ -127,6 +127,30 @@ def test_control_characters_never_reach_the_terminal(lin, cli_env):
         assert "\\x1b]0;owned\\x07\\x00\\x0dX" in out.stdout
 
 
+#: every bidirectional control, then invisible format characters (zero-width space and
+#: joiner, word joiner, BOM, soft hyphen, a tag character)
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+INVISIBLE = "\u200b\u200d\u2060\ufeff\u00ad\U000e0041"
+
+
+def test_bidi_controls_and_invisible_characters_are_shown_escaped(lin, cli_env):
+    """``report<U+202E>fdp.exe`` would show as ``reportexe.pdf``: tables and CSV show every
+    bidi control and invisible format character as an escape; JSON keeps the value exactly,
+    with JSON escapes, so no raw one reaches the terminal either."""
+    name = "report\u202efdp.exe " + BIDI + INVISIBLE
+    lin.write("CREATE (:Lineage:Entity:Host {uid: 'host:bidi', kind: 'Host', name: $name})",
+              {"name": name})
+    query = "MATCH (h:Host {uid: 'host:bidi'}) RETURN h.name AS name"
+    for fmt in ("table", "csv", "json"):
+        out = run(dict(cli_env, COLUMNS="300"), "query", query, "--format", fmt).stdout
+        assert not any(ch in out for ch in BIDI + INVISIBLE), (fmt, ascii(out))
+        if fmt == "json":
+            assert json.loads(out) == [{"name": name}]
+        else:
+            assert "report\\u202efdp.exe \\u202a\\u202b" in out
+            assert "\\u200b\\u200d\\u2060\\ufeff\\xad\\U000e0041" in out
+
+
 @needs_corpus
 def test_tables_are_for_people_machine_formats_keep_values(lin, cli_env):
     lin.load([BD])

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import UnknownFormatError
+from ..redact import redact_text, redact_url, unreadable_url
 from . import SOURCES
 from .base import DemoFiles, Format, LoadReport
 
@@ -85,7 +86,7 @@ def for_url(url: str, source: str = "auto") -> Format:
     scheme = url.split(":", 1)[0].split("+", 1)[0]
     candidates = [f for f in formats() if scheme in f.url_schemes and source in ("auto", f.source)]
     if not candidates:
-        raise UnknownFormatError(f"{url}: no {source} loader reads {scheme}:// URLs")
+        raise UnknownFormatError(f"{redact_url(url)}: no {source} loader reads {scheme}:// URLs")
     if len(candidates) == 1:
         return candidates[0]
     tables = _tables_of(url)
@@ -93,7 +94,7 @@ def for_url(url: str, source: str = "auto") -> Format:
         if fmt.url_tables and all(t in tables for t in fmt.url_tables):
             return fmt
     raise UnknownFormatError(
-        f"{url}: a {scheme} database without the tables of "
+        f"{redact_url(url)}: a {scheme} database without the tables of "
         + " or ".join(f"{f.name} ({', '.join(f.url_tables)})" for f in candidates)
         + "; use --source to choose"
     )
@@ -103,10 +104,14 @@ def _tables_of(url: str) -> set[str]:
     from sqlalchemy import create_engine, inspect
     from sqlalchemy.exc import SQLAlchemyError
 
-    engine = create_engine(url)
+    try:
+        engine = create_engine(url)
+    except (ValueError, SQLAlchemyError) as exc:  # a URL it cannot parse (libpq multi-host)
+        raise UnknownFormatError(unreadable_url(url, exc)) from None
     try:
         return set(inspect(engine).get_table_names())
     except SQLAlchemyError as exc:
-        raise UnknownFormatError(f"{url.split('@')[-1]}: cannot list its tables: {exc}") from exc
+        raise UnknownFormatError(f"{redact_url(url)}: cannot list its tables: "
+                                 f"{redact_text(str(exc))}") from None
     finally:
         engine.dispose()

@@ -43,6 +43,7 @@ from ... import model
 from . import model as chimbuko_model
 from .spellings import generation, stack_of_names
 from ...records import Edge, Node, Record, as_json
+from ...secrets import redact_command_line
 from ..base import Format, LoadReport
 
 EVENT_COLLECTIONS = ("anomalies", "normalexecs")
@@ -622,6 +623,8 @@ class _Builder:
             raise _Bad("a text 'descr'", descr)
         value = rec.get("value")
         self.counts["metadata"] += 1
+        if descr == "Command Line":  # kept in the rank's metadata and on the program run
+            value = redact_command_line(value, counts=self.counts)
         entry = self.meta.setdefault((pid, rid), {"main": {}, "threads": {}})
         if tid == 0:
             entry["main"][descr] = value

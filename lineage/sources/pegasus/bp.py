@@ -26,6 +26,7 @@ from typing import Callable, Iterable, Iterator
 from ... import model
 from . import model as pegasus_model
 from ...records import Edge, Node, Record
+from ...secrets import redact_command_line
 from . import mapping as pc
 from ..lines import bounded_lines
 from ..base import Format, LoadReport
@@ -162,6 +163,10 @@ class _Events:
             "job_inst.submit.start.ignored",
         }
 
+    def command_line(self, ev: dict[str, str], program: str | None) -> str | None:
+        """The event's ``argv`` without its secrets, counted in the report."""
+        return redact_command_line(ev.get("argv"), program, self.report.extra)
+
     # ----------------------------------------------------------- workflows
     def wf_plan(self, ev, ts):
         xwf = _need(ev, "xwf.id")
@@ -178,7 +183,7 @@ class _Events:
             "planner_version": ev.get("planner.version"),
             "submit_dir": ev.get("submit.dir"),
             "submit_hostname": ev.get("submit.hostname"),
-            "argv": ev.get("argv"),
+            "argv": self.command_line(ev, "pegasus-plan"),
             "user": ev.get("user"),
             "dax_file": ev.get("dax.file"),
             "dax_version": ev.get("dax.version"),
@@ -232,7 +237,7 @@ class _Events:
             "type": _int(ev, "type"),
             "type_desc": ev.get("type_desc"),
             "transformation": ev.get("transformation"),
-            "argv": ev.get("argv"),
+            "argv": self.command_line(ev, ev.get("transformation")),
         })
         yield Edge(model.PART_OF, uid, pc.workflow_uid(xwf))
 
@@ -260,7 +265,7 @@ class _Events:
             "max_retries": _int(ev, "max_retries"),
             "task_count": _int(ev, "task_count"),
             "executable": ev.get("executable"),
-            "argv": ev.get("argv"),
+            "argv": self.command_line(ev, ev.get("executable")),
         })
         yield Edge(model.PART_OF, uid, pc.workflow_uid(xwf))
 
@@ -460,7 +465,7 @@ class _Events:
             **pc.decode_exitcode(raw),
             "transformation": ev.get("transformation"),
             "executable": ev.get("executable"),
-            "argv": ev.get("argv"),
+            "argv": self.command_line(ev, ev.get("executable")),
             "task_id": ev.get("task.id"),
         })
         yield Edge(model.PART_OF, uid, inst)

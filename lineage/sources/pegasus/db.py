@@ -31,7 +31,9 @@ from urllib.parse import quote
 from ... import model
 from . import model as pegasus_model
 from ...errors import LineageError, WholeInputError
+from ...redact import redact_text, redact_url, unreadable_url
 from ...records import Edge, Node, Record
+from ...secrets import redact_command_line
 from . import mapping as pc
 from ..base import Format, LoadReport
 
@@ -63,15 +65,6 @@ DROPS = {
 def sqlite_url(path: str | Path) -> str:
     """A read-only SQLAlchemy URL for a SQLite file (SQLite's own URI syntax)."""
     return f"sqlite:///file:{quote(str(path))}?mode=ro&uri=true"
-
-
-def _safe_url(url: str) -> str:
-    try:
-        from sqlalchemy.engine import make_url
-
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # an unparsable URL is reported by create_engine later
-        return url.split("@")[-1]
 
 
 # ------------------------------------------------------------------ detection
@@ -272,6 +265,10 @@ class _Reader:
         self.counts = report.extra.setdefault("rows", {})
         self.examples: dict[tuple[str, str], str] = {}  # (reason, table) -> first example
 
+    def command_line(self, argv, program):
+        """A row's command line without its secrets, counted in the report."""
+        return redact_command_line(argv, program, self.report.extra)
+
     def _count(self, table: str, n: int = 1) -> None:
         if n:
             self.counts[table] = self.counts.get(table, 0) + n
@@ -345,7 +342,7 @@ class _Reader:
                 "planner_version": r["workflow_planner_version"],
                 "submit_dir": r["workflow_submit_dir"],
                 "submit_hostname": r["workflow_submit_hostname"],
-                "argv": r["workflow_planner_arguments"],
+                "argv": self.command_line(r["workflow_planner_arguments"], "pegasus-plan"),
                 "user": r["workflow_user"],
                 "grid_dn": r["workflow_grid_dn"],
                 "dax_file": r["workflow_dax_file"],
@@ -464,7 +461,8 @@ class _Reader:
             uid = pc.task_uid(xwf, tid)
             yield Node(pegasus_model.TASK, uid, {
                 "name": tid, "task_id": tid, "transformation": r["task_transformation"],
-                "argv": r["task_argv"], "type_desc": r["task_type_desc"],
+                "argv": self.command_line(r["task_argv"], r["task_transformation"]),
+                "type_desc": r["task_type_desc"],
             })
             yield Edge(model.PART_OF, uid, pc.workflow_uid(xwf))
             if r["job_exec_job_id"]:
@@ -680,7 +678,7 @@ class _Reader:
             "max_retries": _int(r, "job_max_retries"),
             "task_count": _int(r, "job_task_count"),
             "executable": r["job_executable"],
-            "argv": r["job_argv"],
+            "argv": self.command_line(r["job_argv"], r["job_executable"]),
             "attempts": attempts,
             "retries": max(attempts - 1, 0),
             "last_submit_seq": last_row["job_instance_job_submit_seq"] if last_row else None,
@@ -735,7 +733,7 @@ class _Reader:
                 **pc.decode_exitcode(raw),
                 "transformation": r["invocation_transformation"],
                 "executable": r["invocation_executable"],
-                "argv": r["invocation_argv"],
+                "argv": self.command_line(r["invocation_argv"], r["invocation_executable"]),
                 "task_id": task,
                 "maxrss": _int(r, "invocation_maxrss"),
                 "avg_cpu": _num(r, "invocation_avg_cpu"),
@@ -946,7 +944,7 @@ def _engine(target: str | Path):
     if text.startswith("sqlite:///") and not text.startswith("sqlite:///file:"):
         path = text[len("sqlite:///"):]
         return create_engine(sqlite_url(path)), text  # read-only, like a plain path
-    return create_engine(text), _safe_url(text)
+    return create_engine(text), redact_url(text)
 
 
 def parse(target: str | Path, report: LoadReport) -> Iterator[Record]:
@@ -955,8 +953,11 @@ def parse(target: str | Path, report: LoadReport) -> Iterator[Record]:
 
     try:
         engine, where = _engine(target)
+    except ValueError as exc:  # a URL SQLAlchemy cannot parse (a libpq multi-host URL)
+        raise LineageError(unreadable_url(str(target), exc)) from None
     except (SQLAlchemyError, ImportError) as exc:
-        raise LineageError(f"{_safe_url(str(target))}: cannot open the database: {exc}") from exc
+        raise LineageError(f"{redact_url(str(target))}: cannot open the database: "
+                           f"{redact_text(str(exc))}") from None
     try:
         try:
             schema = _Schema(engine)
@@ -970,7 +971,8 @@ def parse(target: str | Path, report: LoadReport) -> Iterator[Record]:
                             "pegasus-monitord still writing it? load it when it is done)",
                             "database is locked")
                 return
-            raise LineageError(f"{where}: cannot read the database: {exc}") from exc
+            raise LineageError(f"{where}: cannot read the database: "
+                           f"{redact_text(str(exc))}") from None
         missing = [t for t in REQUIRED if t not in schema.names]
         if missing:
             report.skip(where, None, "a Stampede database with tables " + ", ".join(REQUIRED),

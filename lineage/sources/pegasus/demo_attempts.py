@@ -101,8 +101,9 @@ class Recorded:
         return start, round(self.attempt.post_ended - start, 3)
 
     def post_argv(self) -> str:
-        return (" -r $RETURN -l diamond-0.exitcode.log -M diamond-0.cache.meta   "
-                f".//00/00/{self.job.job_id}.out")
+        """pegasus-exitcode's arguments, as the planner writes them for the job's post script."""
+        options = " -r $RETURN -l diamond-0.exitcode.log -M diamond-0.cache.meta   "
+        return options + ".//00/00/" + self.job.job_id + ".out"
 
     def transformation(self) -> str:
         job = self.job

@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ...records import Record
+from ...secrets import redact_command_line
 from . import mapping as sp
 from ..base import Format, LoadReport
 from ..lines import bounded_lines
@@ -321,6 +322,19 @@ def staged_in_names(text: str) -> list[str]:
     text = text.strip()
     names = text[1:-1].split(", ") if text.startswith("[") and text.endswith("]") else text.split()
     return [n.strip().replace("/./", "/") for n in names if n.strip()]
+
+
+def arguments_without_secrets(text: str | None, program: str | None,
+                              counts: dict | None = None) -> str | None:
+    """A job's ``arguments`` (Java's list text, ``[a, b]``) without its secrets
+    (:func:`lineage.secrets.redact_command_line` on its words).
+
+    >>> arguments_without_secrets("[-i, in.txt, --token, s3cr3t]", "fetch")
+    '[-i, in.txt, --token, [redacted]]'
+    """
+    if text and text.startswith("[") and text.endswith("]"):
+        return "[" + ", ".join(redact_command_line(text[1:-1].split(", "), program, counts)) + "]"
+    return redact_command_line(text, program, counts)
 
 
 class _Reader:
@@ -796,7 +810,9 @@ class _Reader:
             final_state=job.events[-1] if job.events else None, site=job.host,
             stage_in=job.stage_in, stage_out=job.stage_out,
             extra={"job_id": job_id, "thread": job.thread, "attempt": attempt,
-                   "app_name": job.tr, "arguments": job.arguments, "scratch": job.tmpdir,
+                   "app_name": job.tr, "scratch": job.tmpdir,
+                   "arguments": arguments_without_secrets(job.arguments, job.tr,
+                                                          self.report.extra),
                    "replication_group": job.replication_group, "states": list(job.events)},
         )
 

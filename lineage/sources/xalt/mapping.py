@@ -32,7 +32,7 @@ from pathlib import PurePosixPath
 from typing import Any, Iterator
 
 from ... import model
-from ...redact import redact_text
+from ...secrets import redact_command_line, redact_value
 from . import model as xalt_model
 from .spellings import canonical, unknown_keys
 from ...records import Edge, Node, Record, as_json
@@ -67,12 +67,20 @@ ENV_MODES = ("none", "filtered", "all")
 ENV_VARIABLE = "LINEAGE_XALT_ENV"
 REDACTED = "[redacted]"
 
-#: Variable names whose values are never kept in ``filtered`` mode (case-insensitive parts).
+#: Variable names whose values are never kept in ``filtered`` mode, by their ``_``-separated
+#: parts (case-insensitive): ``GITHUB_TOKEN``, ``AWS_SECRET_ACCESS_KEY``, ``MYSQL_PWD``,
+#: ``SSHPASS``, ``DB_PASSWORD``, ``SSH_AUTH_SOCK``; not ``TOKENIZERS_PARALLELISM``,
+#: ``GIT_AUTHOR_NAME``, ``IDEV_SETUP_BYPASS``, ``SSH_ASKPASS`` (a part that merely holds
+#: the letters).
 SECRET_NAME_PARTS = (
-    "TOKEN", "PASS", "SECRET", "KEY", "CREDENTIAL", "AUTH", "COOKIE", "PRIVATE", "CERT",
-    "SIGNATURE", r"_PWD\b", r"^PGPASSWORD$",
+    r"\w*PASSWORD", r"\w*PASSWD", r"PASS", r"SSHPASS", r"\w*PASSPHRASE", r"\w*PWD",
+    r"\w*TOKENS?", r"\w*SECRETS?\w*", r"\w*KEYS?", r"CREDENTIALS?\w*", r"AUTH", r"COOKIES?",
+    r"PRIVATE\w*", r"\w*SIGNATURE",
 )
-_SECRET_NAME = re.compile("|".join(SECRET_NAME_PARTS), re.IGNORECASE)
+_SECRET_NAME = re.compile(r"(?i)(?:^|_)(?:" + "|".join(SECRET_NAME_PARTS) + r")(?:_|$)")
+#: a value that is only an absolute path names where a secret is, it is not one
+#: (``SSH_AUTH_SOCK=/tmp/ssh-x/agent.1``, ``PGPASSFILE=~/.pgpass``): kept under any name
+_PLAIN_PATH = re.compile(r"~?/[\w.\-+/~%,]*")
 
 
 def env_mode(explicit: str | None = None) -> str:
@@ -94,7 +102,9 @@ def is_secret_name(name: str) -> bool:
     >>> is_secret_name("GITHUB_TOKEN"), is_secret_name("aws_secret_access_key"), is_secret_name("PATH")
     (True, True, False)
     >>> is_secret_name("SSHPASS"), is_secret_name("MYSQL_PWD"), is_secret_name("PWD")
-    (True, True, False)
+    (True, True, True)
+    >>> is_secret_name("TOKENIZERS_PARALLELISM"), is_secret_name("IDEV_SETUP_BYPASS")
+    (False, False)
     """
     return _SECRET_NAME.search(name) is not None
 
@@ -103,9 +113,10 @@ def filter_env(env: dict[str, Any], mode: str) -> tuple[dict[str, str] | None, i
     """The environment to keep and how many values were redacted.
 
     ``none`` keeps nothing, ``all`` keeps every value verbatim, ``filtered`` replaces the
-    values of secret-looking names with ``[redacted]``, and in other values the passwords of
-    URLs (``https://user:p@ss/word@host``), of bare ``user:pw@host`` and of ``token=`` /
-    ``password=`` assignments (:func:`lineage.redact.redact_text`).
+    values of secret-looking names (unless a plain absolute path) with ``[redacted]`` and,
+    in other values, the secrets
+    :func:`lineage.secrets.redact_value` finds (passwords in URLs and options, tokens, keys;
+    the rest of the value stays).
 
     >>> filter_env({"PATH": "/bin", "API_TOKEN": "abc", "DB": "pg://me:pw@h/db"}, "filtered")
     ({'PATH': '/bin', 'API_TOKEN': '[redacted]', 'DB': 'pg://me:[redacted]@h/db'}, 2)
@@ -117,12 +128,10 @@ def filter_env(env: dict[str, Any], mode: str) -> tuple[dict[str, str] | None, i
     for name, value in env.items():
         text = value if isinstance(value, str) else json.dumps(value)
         if mode == "filtered":
-            if is_secret_name(name):
-                text, redacted = REDACTED, redacted + 1
-            elif "@" in text or "=" in text:
-                cleaned = redact_text(text, REDACTED)
-                if cleaned != text:
-                    text, redacted = cleaned, redacted + 1
+            secret_name = is_secret_name(name) and not _PLAIN_PATH.fullmatch(text)
+            cleaned = REDACTED if secret_name else redact_value(text, REDACTED)
+            if cleaned != text:
+                text, redacted = cleaned, redacted + 1
         out[name] = text
     return out, redacted
 
@@ -331,6 +340,12 @@ class _Graph:
     def count(self, key: str, n: int = 1) -> None:
         self.counts[key] = self.counts.get(key, 0) + n
 
+    def process_tree(self, pt_a: list) -> list:
+        """XALT's process tree (``ptA``) with each parent's command line redacted."""
+        tree = clean_text(pt_a)
+        return [{**p, "cmdlineA": redact_command_line(p["cmdlineA"], counts=self.counts)}
+                if isinstance(p, dict) and "cmdlineA" in p else p for p in tree]
+
     # -------------------------------------------------------- shared pieces
     def user(self, name: str | None, start: str, role: str) -> Iterator[Record]:
         if name:
@@ -431,7 +446,7 @@ class _Graph:
             "exec_type": _str(user_t.get("exec_type")),
             "sha1": sha1,
             "build_uuid": build_uuid,
-            "cmdline": _str_list(rec.get("cmdlineA")),
+            "cmdline": redact_command_line(_str_list(rec.get("cmdlineA")), counts=self.counts),
             # the environment (and the modules read from it) of the start record, as XALT's
             # loader keeps it; an end record's goes to end_env, so that loading the start
             # and end records in either order gives the same graph
@@ -442,7 +457,7 @@ class _Graph:
             "end_modules": modules if is_end else None,
             "parent_processes": _str_list([p.get("cmd_name") for p in pt_a
                                            if isinstance(p, dict)]) if pt_a else None,
-            "process_tree": as_json(clean_text(pt_a)) if pt_a else None,
+            "process_tree": as_json(self.process_tree(pt_a)) if pt_a else None,
             "xalt_version": _str(link_t.get("XALT_Version")),
             "crc_status": crc,
         }
@@ -520,7 +535,8 @@ class _Graph:
             "build_epoch": _num(result.get("build_epoch")),
             "wd": _str(result.get("wd")),
             "exec_path": exec_path,
-            "link_line": _str_list(rec.get("link_line")),
+            "link_line": redact_command_line(_str_list(rec.get("link_line")),
+                                             counts=self.counts),
             "functions": _str_list(rec.get("function")),
             "has_link_record": True,
             "crc_status": crc,
