@@ -269,6 +269,30 @@ def test_prov_n_keeps_text_byte_for_byte(lin, tmp_path):
         lin.reset()
 
 
+def test_the_export_key_is_private_made_once_and_a_damaged_one_named(tmp_path):
+    """Exports of our kinds are signed with a key of this installation (0600, made by the
+    first export); a damaged key stops the export with its path, it is never replaced."""
+    import os
+    import stat
+
+    from lineage import exchange
+    from lineage.errors import LineageError
+    from lineage.sources.prov import trust
+
+    nodes = [{"uid": "host:a", "kind": "Host", "properties": {"name": "a"}}]
+    assert not trust.key_path().exists()
+    first = exchange.write(iter(nodes), iter([]), tmp_path / "a.json", "prov-json")
+    key = trust.key_path().read_text()
+    assert stat.S_IMODE(os.stat(trust.key_path()).st_mode) == 0o600 and len(key.strip()) == 64
+    exchange.write(iter(nodes), iter([]), tmp_path / "b.json", "prov-json")
+    assert trust.key_path().read_text() == key
+    assert trust.verified_file(first) and trust.verified_file(tmp_path / "b.json")
+    trust.key_path().write_text("not hex\n")
+    with pytest.raises(LineageError, match="export-key: the export key is damaged"):
+        exchange.write(iter(nodes), iter([]), tmp_path / "c.json", "prov-json")
+    assert trust.key_path().read_text() == "not hex\n" and not trust.verified_file(first)
+
+
 def test_graphml_keeps_value_types_and_shows_control_characters_as_escapes(tmp_path):
     from lineage import exchange
 

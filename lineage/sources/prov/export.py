@@ -134,8 +134,8 @@ class Records:
             self._ours.append(row)
             if len(self._ours) >= BATCH:
                 self.flush()
-        elif kind is PROV_DOCUMENT and row["uid"] in self.roots:
-            self.only_loads = (self.only_loads or set()) | set(props.get("loads") or ())
+        elif kind is PROV_DOCUMENT and row["uid"] in self.roots and props.get("loads"):
+            self.only_loads = (self.only_loads or set()) | set(props["loads"])
         elif kind is PROV_BUNDLE:
             self._bundle_of[row["uid"]] = props["identifier"]
             self._bundle_loads[props["identifier"]] = props.get("loads") or []

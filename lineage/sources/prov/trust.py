@@ -27,10 +27,10 @@ import io  # noqa: F401  (the examples)
 import os
 import re
 import secrets
+import time
 from pathlib import Path
 from typing import BinaryIO
 
-from ...private_file import create_private
 
 _CONTEXT = b"lineage-explorer export, signed\n"
 #: The last entry of a signed PROV-JSON document (its ``entity`` section is the last one).
@@ -55,22 +55,32 @@ def key_path() -> Path:
 
 
 def key(create: bool = False) -> bytes | None:
-    """This installation's export key; made first (0600) when ``create`` and there is none;
-    None when there is none."""
+    """This installation's export key; made first (0600) when ``create`` and there is none
+    (two exports at once make one key: the second reads the first's); None when there is
+    none, or it is damaged (a damaged key verifies nothing and is not overwritten)."""
     path = key_path()
-    try:
-        return bytes.fromhex(path.read_text().strip())
-    except FileNotFoundError:
-        if not create:
+    if create and not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(secrets.token_bytes(32).hex() + "\n")
+    for _ in range(40 if create else 1):  # another export may be writing it this moment
+        try:
+            text = path.read_text().strip()
+        except FileNotFoundError:
             return None
+        if text:
+            break
+        time.sleep(0.05)
+    try:
+        secret = bytes.fromhex(text)
     except ValueError:
-        return None  # a damaged key verifies nothing (and is not overwritten)
-    create_private(path)
-    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
-    secret = secrets.token_bytes(32)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(secret.hex() + "\n")
-    return secret
+        return None
+    return secret if len(secret) >= 16 else None
 
 
 def sign(secret: bytes, signed: bytes | None = None, *, path: str | os.PathLike | None = None

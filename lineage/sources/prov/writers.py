@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterable
 
+from ...errors import LineageError
 from . import trust
 from .export import Records, write_all
 
@@ -67,8 +68,13 @@ def _sign(out, path: str | Path, records: Records, mark) -> None:
     """End ``out`` (open on ``path``) with the signature of everything written so far, when
     the export is signed (:func:`_signed`)."""
     if _signed(records):
+        secret = trust.key(create=True)
+        if secret is None:
+            raise LineageError(f"{trust.key_path()}: the export key is damaged (expected 64 "
+                               "hex digits): move it away to make a new one (exports signed "
+                               "with it will then read back as another tool's documents)")
         out.flush()
-        out.write(mark(trust.sign(trust.key(create=True), path=path)))
+        out.write(mark(trust.sign(secret, path=path)))
 
 
 def write_prov_json(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path,
