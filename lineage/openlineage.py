@@ -13,6 +13,11 @@ made) and written one per line, as the client's file transport writes them:
   calls (Swift), the same, with a ``parent`` run facet naming the run, and the files of its
   task or call as inputs and outputs.
 
+A Chimbuko program run starts when its first rank started (TAU's ``Starting Timestamp`` of
+each rank); Chimbuko records no end or outcome of a program, so its run has a ``START``
+alone. A run whose start is not known at all gets no events: the export stops with an error
+naming it, and writes no file.
+
 Run ids are UUIDs derived from the uid (UUID 5), so exporting twice gives the same ids.
 Jobs are named in the namespace ``<source>://<submit host or system>``; files in
 ``file://<site or system>`` by logical file name (Pegasus) or file name (Swift).
@@ -30,7 +35,9 @@ import uuid
 from pathlib import Path
 from typing import Iterator
 
+from .errors import LineageError
 from .private_file import create_private
+from .sources.chimbuko import model as chimbuko_model
 from .sources.pegasus import model as pegasus_model
 from .sources.swift import model as swift_model
 
@@ -95,6 +102,20 @@ def _files(nodes: dict[str, dict], edges: list[dict]) -> tuple[dict, dict]:
     return used, made
 
 
+def _first_rank_start(by_uid: dict[str, dict], edges: list[dict], root_uid: str) -> float | None:
+    """Seconds since the epoch when the first rank of a Chimbuko program run started (its
+    ``start_timestamp``: microseconds, as TAU writes it), None when no rank says."""
+    starts = []
+    for e in edges:
+        part = by_uid.get(e["source"], {})
+        if (e["type"] == "PART_OF" and e["target"] == root_uid
+                and part.get("kind") == chimbuko_model.RANK.label):
+            stamp = (part.get("properties") or {}).get("start_timestamp")
+            if isinstance(stamp, str) and stamp.isdigit():
+                starts.append(int(stamp) / 1e6)
+    return min(starts, default=None)
+
+
 def events(nodes: list[dict], edges: list[dict], root_uid: str) -> Iterator:
     """The run events of the run ``root_uid`` from its subgraph (``Lineage.subgraph_rows``)."""
     from openlineage.client.event_v2 import (InputDataset, Job, OutputDataset, Run, RunEvent,
@@ -132,6 +153,8 @@ def events(nodes: list[dict], edges: list[dict], root_uid: str) -> Iterator:
             props["start_time"] = min(starts)
         if props.get("end_time") is None and ends:
             props["end_time"] = max(ends)
+        if props.get("start_time") is None and node.get("kind") == chimbuko_model.PROGRAM_RUN.label:
+            props["start_time"] = _first_rank_start(by_uid, edges, node["uid"])
         return props
 
     def pair(node, inputs, outputs, facets):
@@ -164,12 +187,19 @@ def events(nodes: list[dict], edges: list[dict], root_uid: str) -> Iterator:
 
 def write(nodes: list[dict], edges: list[dict], root_uids: list[str], path: str | Path) -> str:
     """Write the run events of each run as JSON Lines (one event per line); returns the
-    path."""
+    path. A run with no events (its start is not known) is an error naming it, and nothing is
+    written."""
     from openlineage.client.serde import Serde
 
+    lines = []
+    for root in root_uids:
+        found = [Serde.to_json(event) for event in events(nodes, edges, root)]
+        if not found:
+            raise LineageError(f"{root}: its start is not known (the graph holds no start time "
+                               "for it or its parts), and OpenLineage run events begin with "
+                               "a START at that time: nothing written")
+        lines += found
     out = create_private(path)  # 0600, as reports: events can quote command lines
     with open(out, "w", encoding="utf-8") as fh:
-        for root in root_uids:
-            for event in events(nodes, edges, root):
-                fh.write(Serde.to_json(event) + "\n")
+        fh.writelines(line + "\n" for line in lines)
     return str(out)

@@ -108,6 +108,30 @@ def identity_conflicts(driver: Driver, database: str | None, nodes: Iterable[Nod
     return found
 
 
+def agreement_conflicts(driver: Driver, database: str | None, nodes: Iterable[Node],
+                        prefix: str, batch: int = 2000) -> dict[str, list]:
+    """Which of ``nodes`` other loads stated with another value of any property the node
+    states here: uid -> ``[[property, stored, this input's], ...]``; asked batch by batch
+    (memory holds one batch)."""
+    found: dict[str, list] = {}
+    rows: list[dict] = []
+
+    def ask() -> None:
+        records, _, _ = driver.execute_query(IDENTITY_STATEMENT, rows=rows, prefix=prefix,
+                                             database_=database, routing_="r")
+        for r in records:
+            found.setdefault(r["uid"], []).extend(r["differ"])
+
+    for node in nodes:
+        rows.append({"uid": node.uid, "identity": node.props})
+        if len(rows) >= batch:
+            ask()
+            rows = []
+    if rows:
+        ask()
+    return found
+
+
 def _rel_props(rel: model.RelType, keyed: bool) -> list[str]:
     """The declared properties the statements of ``rel`` set one by one (a ``SET r +=
     row.props`` map would put an ``Eager`` in the plan)."""
