@@ -494,7 +494,8 @@ class Lineage:
                                      self.query("subgraph_edges", uids=every), starts, output)
         nodes = (row for start in range(0, len(every), EXPORT_CHUNK)
                  for row in self.stream("nodes", uids=every[start:start + EXPORT_CHUNK]))
-        return exchange.write(nodes, self.stream("subgraph_edges", uids=every), output, fmt)
+        return exchange.write(nodes, self.stream("subgraph_edges", uids=every), output, fmt,
+                              roots=starts)
 
     # ----------------------------------------------------------- reports
     def report(self, uid: str, output: str | os.PathLike, **options) -> str:

@@ -80,6 +80,33 @@ def test_statistics_summary(lin):
 
 
 @needs_corpus
+def test_statistics_count_a_task_killed_by_a_signal_as_failed(lin, tmp_path):
+    """exitcode is null when a signal ended the task: the task is failed (pegasus-statistics
+    counts every non-zero raw status failed), not neither failed nor succeeded."""
+    from .pegasus_oracle_compare import signalled_task_db
+
+    lin.load([signalled_task_db(tmp_path)])
+    [s] = lin.query("pegasus/statistics", workflow=FAIL_WF)
+    assert (s["tasks_total"], s["tasks_succeeded"], s["tasks_failed"], s["tasks_incomplete"]) == (
+        1, 0, 1, 0)
+    rows = lin.query("pegasus/transformation_statistics", workflow=FAIL_WF)
+    assert [(r["count"], r["succeeded"], r["failed"]) for r in rows
+            if r["transformation"] == "ls"] == [(2, 0, 2)]
+
+
+@needs_corpus
+def test_statistics_report_subworkflow_retries(lin, tmp_path):
+    """pegasus-statistics' "Sub-Workflows Retries": the extra attempts of sub-workflow jobs."""
+    from .pegasus_oracle_compare import retried_subworkflow_db
+
+    lin.load([retried_subworkflow_db(tmp_path)])
+    [s] = lin.query("pegasus/statistics", workflow=ROOT_WF)
+    assert (s["subworkflows_total"], s["subworkflows_succeeded"], s["subworkflow_retries"],
+            s["subworkflows_incomplete"]) == (1, 1, 1, 0)
+    assert s["job_retries"] == 0
+
+
+@needs_corpus
 def test_transformation_and_host_statistics(lin):
     lin.load([HIER_DB])
     rows = {r["transformation"]: r for r in lin.query("pegasus/transformation_statistics",

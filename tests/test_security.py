@@ -201,6 +201,24 @@ def _hostile_prov(data: bytes) -> bytes:
     return json.dumps(doc, ensure_ascii=False).encode("utf-8")
 
 
+def _hostile_prov_document(path: Path, prov_format: str) -> None:
+    """A PROV-N or PROV-XML document with its elements' string attribute values suffixed,
+    read and written again by the prov package (which escapes them for its format)."""
+    from prov.model import ProvDocument
+
+    doc = ProvDocument.deserialize(str(path), format=prov_format)
+    out = ProvDocument()
+    for namespace in doc.namespaces:
+        out.add_namespace(namespace)
+    for record in doc.get_records():
+        attrs = [(k, v + SUFFIX if (record.is_element() and isinstance(v, str) and v
+                                    and str(k) not in ("lineage:kind", "lineage:uid")
+                                    and not NUMERIC.match(v)) else v)
+                 for k, v in record.attributes]
+        out.new_record(record.get_type(), record.identifier, attrs)
+    out.serialize(str(path), format=prov_format)
+
+
 def _hostile_event(line: bytes) -> bytes:
     """One JSON-lines event with its values suffixed (its ts, event and level kept)."""
     event = json.loads(line)
@@ -280,6 +298,9 @@ def hostile_copy(sample: Path, target: Path) -> Path | None:
         return target
     if b" RUNID id=" in data:
         target.write_bytes(_hostile_swift_log(data))
+        return target
+    if sample.suffix in (".provn", ".provx"):
+        _hostile_prov_document(target, "provn" if sample.suffix == ".provn" else "xml")
         return target
     try:
         target.write_bytes(_hostile_prov(data))

@@ -3,7 +3,6 @@ folds them): the graph and the load's counts are those of one row per record."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from lineage import model
 from lineage.load import writer as writer_module
@@ -13,9 +12,9 @@ from lineage.load.writer import Writer
 
 from . import graphcheck
 from .writer_spy import rows_sent as _rows_sent
-from .corpus import needs_corpus
+from .corpus import SAMPLES, needs_corpus
 
-SAMPLES = Path(__file__).resolve().parent.parent / "lineage" / "samples"
+
 
 
 @needs_corpus

@@ -14,6 +14,11 @@ made) and written one per line, as the client's file transport writes them:
   a ``parent`` run facet naming the run, and the files of the part (or of what it runs,
   ``views.export_through``: a Pegasus job's task) as inputs and outputs.
 
+A Chimbuko program run starts when its first rank started (TAU's ``Starting Timestamp`` of
+each rank); Chimbuko records no end or outcome of a program, so its run has a ``START``
+alone. A run whose start is not known at all gets no events: the export stops with an error
+naming it, and writes no file.
+
 Run ids are UUIDs derived from the uid (UUID 5), so exporting twice gives the same ids.
 Jobs are named in the namespace ``<source>://<submit host or system>``; files in
 ``file://<site or system>`` by logical file name (Pegasus) or file name (Swift).
@@ -31,6 +36,7 @@ import uuid
 from pathlib import Path
 from typing import Iterator
 
+from ..errors import LineageError
 from ..model.status import run_state
 from ..private_file import create_private
 from ..sources import registry
@@ -129,6 +135,9 @@ def events(nodes: list[dict], edges: list[dict], root_uid: str) -> Iterator:
             props["start_time"] = min(starts)
         if props.get("end_time") is None and ends:
             props["end_time"] = max(ends)
+        run_start = registry.views().run_starts.get(node.get("kind"))
+        if props.get("start_time") is None and run_start is not None:
+            props["start_time"] = run_start(by_uid, edges, node["uid"])
         return props
 
     def pair(node, inputs, outputs, facets):
@@ -161,12 +170,19 @@ def events(nodes: list[dict], edges: list[dict], root_uid: str) -> Iterator:
 
 def write(nodes: list[dict], edges: list[dict], root_uids: list[str], path: str | Path) -> str:
     """Write the run events of each run as JSON Lines (one event per line); returns the
-    path."""
+    path. A run with no events (its start is not known) is an error naming it, and nothing is
+    written."""
     from openlineage.client.serde import Serde
 
+    lines = []
+    for root in root_uids:
+        found = [Serde.to_json(event) for event in events(nodes, edges, root)]
+        if not found:
+            raise LineageError(f"{root}: its start is not known (the graph holds no start time "
+                               "for it or its parts), and OpenLineage run events begin with "
+                               "a START at that time: nothing written")
+        lines += found
     out = create_private(path)  # 0600, as reports: events can quote command lines
     with open(out, "w", encoding="utf-8") as fh:
-        for root in root_uids:
-            for event in events(nodes, edges, root):
-                fh.write(Serde.to_json(event) + "\n")
+        fh.writelines(line + "\n" for line in lines)
     return str(out)

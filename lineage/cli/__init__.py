@@ -596,7 +596,7 @@ def export_(uids, output, fmt, depth, links):
     """Write a run or a node's lineage as W3C PROV (PROV-JSON, PROV-N) or GraphML, or runs
     as OpenLineage run events. Several UIDs: the union (the two sides of a diff, say).
 
-    `lineage import FILE.json` reads a PROV-JSON export (or another tool's PROV-JSON) back.
+    `lineage import FILE.json` reads a PROV export (or another tool's PROV) back.
     """
     with _connect() as lin:
         path = lin.export(list(uids), output, fmt=fmt, depth=depth, links=links)
@@ -610,8 +610,8 @@ def export_(uids, output, fmt, depth, links):
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default=None,
               help="Print the per-input results as a table, JSON or CSV.")
 def import_(paths, lenient, fmt):
-    """Read W3C PROV-JSON documents (our exports, or another tool's: yProv, prov2neo,
-    noWorkflow) into the graph: `lineage load --source prov`."""
+    """Read W3C PROV documents (PROV-JSON, PROV-N, PROV-XML: another tool's, or this tool's
+    signed exports) into the graph: `lineage load --source prov`."""
     with _connect() as lin:
         results = lin.load(paths, source="prov", lenient=lenient)
     _print_load_results(results, fmt)

@@ -36,7 +36,8 @@ from .collector import fewer_collections
 from .early_nodes import EarlyNodes, EarlyWriteFailed
 from .inputs import Input, expand, identity, is_url, sha256_of
 from .spool import Spool
-from .writer import Writer, WriteStats, ensure_schema, identity_conflicts
+from .writer import (Writer, WriteStats, agreement_conflicts, ensure_schema,
+                     identity_conflicts)
 
 #: ``progress(event, info)``: "start" (an input), "records" (read so far), "done" (its
 #: result, ``LoadResult.as_dict()``); in a bulk load past its fold's budget, a "done" with
@@ -207,7 +208,7 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
             "records", {"path": item.path, "records": records, "bytes": read})
     tag = loads.tag_of(lid, before.version + 1)
     early = None
-    if overlapping(item, options, before):
+    if overlapping(item, options, before) and not fmt.agree:  # agree: checked before writing
         early = EarlyNodes(writer, tag, lambda: loads.begin_write(
             driver, database, lid, tag, result.path, result.format))
     try:
@@ -231,7 +232,8 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
         raise raised from (None if raised is cause else cause)
     try:
         _write_version(writer, lid, before, spool, result, report, early,
-                       lambda: _final_props(result, started, t0, options, lid, before))
+                       lambda: _final_props(result, started, t0, options, lid, before),
+                       agree=fmt.source if fmt.agree else None)
     finally:
         spool.close()
     if result.status == "empty":
@@ -278,11 +280,12 @@ def _options(options: LoadOptions | None, lenient: bool) -> LoadOptions:
 
 def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Spool,
                    result: LoadResult, report: LoadReport, early: EarlyNodes | None,
-                   final_props: Callable[[], dict]) -> None:
+                   final_props: Callable[[], dict], agree: str | None = None) -> None:
     """Write the spooled records under a new version (after the nodes ``early`` is
     writing, if it started); the load's final record is written in one transaction with
     taking off the write mark, so a forced reset either comes before it (this load fails
-    and removes what it wrote) or deletes it whole."""
+    and removes what it wrote) or deletes it whole. ``agree``: the source of a format whose
+    nodes must agree with the graph (see :func:`_conflicts`)."""
     tag = loads.tag_of(lid, before.version + 1)
     began = early is not None and early.started
     result.nodes, result.edges = spool.node_counts, spool.edge_counts
@@ -292,20 +295,26 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Sp
         result.changes = loads.release(writer.driver, writer.database, lid)
         return
     driver, database = writer.driver, writer.database
+    def refused() -> tuple[set[str], set[str]]:
+        if agree is not None:
+            return _conflicts(writer, spool, lid, report, agree)
+        found = _duplicates(writer, spool, lid, report)
+        return found, found
+
     if not began:
-        duplicates = _duplicates(writer, spool, lid, report)
+        duplicates, cut_off = refused()
         loads.begin_write(driver, database, lid, tag, result.path, result.format)
     try:
         if began:
             assert early is not None
             result.write.add(early.finish())
-            duplicates = _duplicates(writer, spool, lid, report)
+            duplicates, cut_off = refused()
         result.report = report.summary()
         result.write.add(writer.write_nodes(
             (n for n in spool.iter_nodes() if n.uid not in duplicates), tag))
         result.write.add(writer.write_edges(
             (e for e in spool.iter_edges()
-             if e.start not in duplicates and e.end not in duplicates), tag))
+             if e.start not in cut_off and e.end not in cut_off), tag))
         released = loads.release(driver, database, lid, keep=tag)
         result.changes = loads.changes(driver, database, lid, tag, released)
         result.status = "loaded"
@@ -371,6 +380,28 @@ def _duplicates(writer: Writer, spool: Spool, lid: str, report: LoadReport) -> s
     if found:
         report.extra["duplicate_uids_of_other_inputs"] = len(found)
     return set(found)
+
+
+def _conflicts(writer: Writer, spool: Spool, lid: str, report: LoadReport,
+               source: str) -> tuple[set[str], set[str]]:
+    """For an input that may name nodes other loads wrote but never change them (a PROV
+    document): the uids whose values here differ from what another load stated (not
+    written, counted and warned about), and of those, the nodes of other sources (their
+    relationships from this input are not written either: nothing is stated onto them; a
+    node of the input's own source, a PROV element named by its URI, is the same thing
+    whatever another document said of it, and keeps this input's relations)."""
+    found = agreement_conflicts(writer.driver, writer.database, spool.iter_nodes(), f"{lid}:")
+    for uid, differ in sorted(found.items())[:20]:
+        what = "; ".join(f"{k} {old!r} there, {new!r} here" for k, old, new in differ[:3])
+        more = f" (and {len(differ) - 3} more)" if len(differ) > 3 else ""
+        report.warn(f"{report.path}: {uid} was already stated otherwise by another input "
+                    f"({what}{more}): this input may not change it, its values here were "
+                    "not loaded")
+    if found:
+        report.extra["nodes_stated_otherwise_by_other_inputs"] = len(found)
+    others = {uid for uid in found
+              if getattr(model.kind_of_uid(uid), "source", None) != source}
+    return set(found), others
 
 
 def _record_attempt(driver, database, lid: str, before: "loads.Previous", result: LoadResult,

@@ -44,6 +44,30 @@ def identity_conflicts(driver: Driver, database: str | None, nodes: Iterable[Nod
     return found
 
 
+def agreement_conflicts(driver: Driver, database: str | None, nodes: Iterable[Node],
+                        prefix: str, batch: int = 2000) -> dict[str, list]:
+    """Which of ``nodes`` other loads stated with another value of any property the node
+    states here: uid -> ``[[property, stored, this input's], ...]``; asked batch by batch
+    (memory holds one batch)."""
+    found: dict[str, list] = {}
+    rows: list[dict] = []
+
+    def ask() -> None:
+        records, _, _ = driver.execute_query(IDENTITY_STATEMENT, rows=rows, prefix=prefix,
+                                             database_=database, routing_="r")
+        for r in records:
+            found.setdefault(r["uid"], []).extend(r["differ"])
+
+    for node in nodes:
+        rows.append({"uid": node.uid, "identity": node.props})
+        if len(rows) >= batch:
+            ask()
+            rows = []
+    if rows:
+        ask()
+    return found
+
+
 @dataclass
 class WriteStats:
     """What one write sent: node and edge rows, and edges whose ends were not in the graph."""

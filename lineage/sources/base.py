@@ -136,7 +136,10 @@ class Format:
     report)`` yields records. ``url_schemes`` lists database URL schemes the format reads
     (for inputs that are not files, such as ``postgresql://``). ``fallback`` marks the one
     format of a source used for a file none of its detectors accepts when the user forces
-    that source (``--source``): its parser then says what is wrong where.
+    that source (``--source``): its parser then says what is wrong where. ``agree`` marks a
+    format whose inputs may name nodes other loads wrote (a PROV document) but never change
+    them: every node it reads is checked against the graph first, and one whose values differ
+    from what another load stated is not written (see ``pipeline._conflicts``).
     """
 
     name: str
@@ -150,3 +153,5 @@ class Format:
     #: the parser reads in a process of its own already (a third one would only cost: the
     #: Chimbuko UnQLite reader), so lineage.load.reader_process leaves it in this one
     own_process: bool = False
+    #: every node must agree with what other loads stated of it (see above)
+    agree: bool = False

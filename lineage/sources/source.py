@@ -91,6 +91,8 @@ class Views:
       their parts;
     - ``export_children``: kinds of a run's parts that get OpenLineage run events of their
       own; ``export_through``: relationship types through which such a part's files come;
+      ``run_starts``: run kind -> ``start(by_uid, edges, uid)``, seconds since the epoch a
+      run began when the run itself records no start (a Chimbuko program: its first rank);
     - ``link_views``: role of :class:`lineage.linking.rules.Inputs` -> template of its rows.
     """
 
@@ -106,6 +108,8 @@ class Views:
     linked_runs: frozenset[str] = frozenset()
     export_children: frozenset[str] = frozenset()
     export_through: frozenset[str] = frozenset()
+    run_starts: Mapping[str, Callable[[dict, list, str], float | None]] = field(
+        default_factory=dict)
     link_views: Mapping[str, str] = field(default_factory=dict)
 
 

@@ -26,5 +26,6 @@ VIEWS = Views(
     node_structure={FUNCTION_EXECUTION.label: [("chimbuko/anomaly_call_stack", "uid")]},
     panels={PROGRAM_RUN.label: report.anomalies_panel},
     differs={PROGRAM_RUN.label: answers.differ},
+    run_starts={PROGRAM_RUN.label: answers.first_rank_start},
     link_views={"chimbuko": "chimbuko/link_runs"},
 )

@@ -1,7 +1,9 @@
-"""Pegasus (Stampede): NetLogger BP streams, monitord JSON lines and stampede databases.
+"""Pegasus (Stampede): NetLogger BP streams, monitord JSON lines, Stampede databases and
+master databases (the index of a user's runs).
 
 ``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
-each reader module (``bp``, ``db``, ``jsonl``) reads one input format (its ``FORMATS``),
+each reader module (``bp``, ``db``, ``master_db``, ``jsonl``) reads one input format (its
+``FORMATS``),
 ``views`` says what reports, ``why``, ``diff``, exports and ``lineage link`` show of it,
 ``demo`` writes its files of the demo campaign, and ``cypher/`` holds its templates
 (``pegasus/failed_jobs``, ...).
@@ -10,5 +12,6 @@ each reader module (``bp``, ``db``, ``jsonl``) reads one input format (its ``FOR
 from ..source import Source
 
 SOURCE = Source(
-    "pegasus", "Pegasus workflows: Stampede event streams (NetLogger BP, monitord JSON lines) "
-    "and stampede databases", readers=("bp", "db", "jsonl"), demo="demo")
+    "pegasus", "Pegasus workflows: Stampede event streams (NetLogger BP, monitord JSON lines), "
+    "stampede databases and master databases (the index of a user's runs)",
+    readers=("bp", "db", "master_db", "jsonl"), demo="demo")

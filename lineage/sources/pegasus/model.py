@@ -31,7 +31,7 @@ WORKFLOW = NodeKind(
         "dag_file": "string", "plan_time": "float", "states": "string[]",
         "state_times": "float[]", "restart_count": "integer", "starts": "integer",
         "exit_status": "integer", "status": "status", "end_reason": "string",
-        "wall_time": "float", **_TIMES,
+        "wall_time": "float", "db_url": "string", "archived": "boolean", **_TIMES,
     },
     prop_families={"meta_": "string"}, indexed=("label",), display="workflow",
     colour="#9467bd", caption=("label", "name"),
