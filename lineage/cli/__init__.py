@@ -485,9 +485,12 @@ def stats(as_json, fmt):
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="A readable summary, or JSON.")
 def why(uid, fmt):
-    """Why did it fail? Failed, held and blocked jobs of a Pegasus workflow (recursively),
-    failed app executions of a Swift run, or the exit of an XALT execution, each with the
-    error lines of its output first."""
+    """Why did it fail? The answer first (the worst problem and its deciding line), then the
+    failed and held jobs of a Pegasus workflow (recursively), the failed app executions of a
+    Swift run or the exit of an XALT execution, each with the lines that decide it (the
+    application's own error stream first, never DEBUG or INFO lines), the blocked jobs last.
+
+    UID may be a unique prefix, a short uuid (8 characters) or a run's name."""
     with _connect() as lin:
         summary = lin.why(uid)
     if fmt == "json":
@@ -496,22 +499,9 @@ def why(uid, fmt):
     _print_why(summary)
 
 
-def _print_why(summary: dict) -> None:
-    problems = summary["problems"]
-    click.echo(safe_text(f"{summary['kind']} {summary['uid']}: {summary.get('status') or '?'}; "
-                         f"{len(problems) or 'no'} problem{'s' if len(problems) != 1 else ''}"))
-    keys = ("status", "attempts", "exitcode", "signal", "exit_status", "host", "site", "job_id",
-            "started", "blocked_by", "held_reason", "detail")
-    for p in problems:
-        click.echo(safe_text(f"\n- {p['what']} {p.get('name') or p['uid']}"))
-        facts = ", ".join(f"{k}={p[k]}" for k in keys if p.get(k) not in (None, "", False))
-        if facts:
-            click.echo(safe_text(f"  {facts}"))
-        for line in p.get("causes") or []:
-            click.echo(safe_text(f"  cause: {line[:300]}"))
-        if not p.get("causes") and p.get("output_tail"):
-            for line in p["output_tail"]:
-                click.echo(safe_text(f"  output: {line[:300]}"))
+def _print_why(summary) -> None:
+    for line in summary.lines():
+        click.echo(line)
 
 
 @main.command("link")
@@ -569,7 +559,12 @@ def diff_(first, second, fmt, html_path):
     executions, Chimbuko program runs), most telling first: jobs or calls added, removed or
     changed; inputs and arguments; executables and libraries by path and sha1; exit status,
     command line, modules, environment; functions' anomalies and runtimes; for linked runs,
-    each job's XALT program and libraries and its Chimbuko anomalies."""
+    each job's XALT program and libraries and its Chimbuko anomalies.
+
+    The jobs or calls whose outcome turned to a failure come first, each with what may
+    explain it (arguments, inputs, outputs, executable, libraries, environment) before its
+    outcome; durations last. FIRST and SECOND may be unique uid prefixes, short uuids (8
+    characters) or run names."""
     with _connect() as lin:
         result = lin.diff(first, second)
         if html_path:
@@ -577,6 +572,8 @@ def diff_(first, second, fmt, html_path):
     if fmt == "json":
         click.echo(json.dumps(result, indent=2, default=str))
         return
+    if fmt == "table":
+        click.echo(safe_text(f"answer: {result['answer']}"))
     emit(result["differences"], fmt, ["aspect", "name", "first", "second"])
 
 
