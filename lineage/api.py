@@ -420,6 +420,7 @@ class Lineage:
             rows.append({**r, "source": r["uid"].split(":", 1)[0],
                          "duration": end - start if start is not None and end is not None
                          else None, "failed": status.is_failed(r.get("status"))})
+        rows.sort(key=lambda r: r["start_time"] is None)  # a run of unknown start last
         return Rows(rows, RUN_COLUMNS, self, {"kind": kind})
 
     def why(self, uid: str) -> dict:

@@ -22,8 +22,8 @@ differ only in temporary names (``/tmp/tmpab12cd34``, ``dir_148321``) are one co
 ['job arguments', 'job status', 'job duration']
 >>> changed_words("-a analyze -n 400 -o f.d", "-a analyze -n 0 -o f.d")
 '-n 400 → -n 0'
->>> seconds(3723.5)
-'1 h 2 min 3.5 s'
+>>> seconds(3723.5), seconds(0.0400002), seconds(58.31)
+('1 h 2 min 4 s', '0.04 s', '58.3 s')
 """
 
 from __future__ import annotations
@@ -56,8 +56,10 @@ def seconds(value: float | None) -> str | None:
     hours, rest = divmod(value, 3600)
     minutes, secs = divmod(rest, 60)
     parts = ([f"{int(hours)} h"] if hours else []) + ([f"{int(minutes)} min"] if minutes else [])
+    if parts:
+        secs = round(secs)
     if secs or not parts:
-        parts.append(f"{secs:.6g} s")
+        parts.append(f"{secs:.3g} s" if secs < 100 else f"{secs:.0f} s")
     return sign + " ".join(parts)
 
 

@@ -151,7 +151,8 @@ def differ(lin, a: dict, b: dict) -> list[dict]:
                  ("attempts", x["attempts"], y["attempts"]),
                  ("duration", x["duration"], y["duration"]))
         if not (x["attempts"] and y["attempts"]):  # it never ran in one: its plan and outcome
-            facts = facts[:3] + facts[4:5]
+            facts = (("arguments", _words(x["arguments"]), _words(y["arguments"])),
+                     *facts[1:3], facts[4])
         out += [{"aspect": f"job {aspect}", "name": name, "part": name, "first": first,
                  "second": second} for aspect, first, second in facts if first != second]
     return out
