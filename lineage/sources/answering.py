@@ -4,7 +4,7 @@ of the package, so the sources' views can use it).
 >>> error_lines("starting\\nreading config\\nERROR: Unable to instantiate Transformation Catalog\\ndone")
 ['ERROR: Unable to instantiate Transformation Catalog']
 >>> error_lines("[DEBUG] Ignoring exception in a retry\\n[FATAL ERROR]\\n [1]: Unable to plan\\n [2]: tc.yml: line 3: bad key")
-['[FATAL ERROR]', '[1]: Unable to plan', '[2]: tc.yml: line 3: bad key']
+['[1]: Unable to plan', '[2]: tc.yml: line 3: bad key']
 >>> dict_changes("env", {"A": "1", "B": "2"}, {"A": "1", "B": "3", "C": "4"})
 [{'aspect': 'env', 'name': 'B', 'first': '2', 'second': '3'}, {'aspect': 'env', 'name': 'C', 'first': None, 'second': '4'}]
 """
@@ -25,6 +25,9 @@ _LEVEL = re.compile(r"(?<![A-Za-z])\[?(DEBUG|TRACE|INFO|CONFIG|NOTICE|WARN|WARNI
 _NOISE_LEVELS = {"DEBUG", "TRACE", "INFO", "CONFIG", "NOTICE"}
 #: A numbered line of a chained error (Pegasus's planner: `` [1]: ...``, `` [2]: ...``).
 _NUMBERED = re.compile(r"^\[(\d+)\]:?\s")
+#: a line that is a time stamp and an error level only (the header of the lines below)
+_BARE = re.compile(r"^[\d\s.:,/TZ+-]*(?:[A-Z]{2,4}:?\s*)?\[?(?:FATAL ERROR|FATAL|ERROR|SEVERE|"
+                   r"CRITICAL)\]?:?\s*$")
 MAX_CAUSES = 8
 MAX_NUMBERED = 20
 
@@ -62,7 +65,7 @@ def error_lines(text: str | None, limit: int = MAX_CAUSES) -> list[str]:
             previous = int(number.group(1))
             continue
         previous = None
-        if _ERROR.search(line):
+        if _ERROR.search(line) and not _BARE.match(line):
             keep.append(i)
     chained = [i for i in keep if _NUMBERED.match(lines[i])][:MAX_NUMBERED]
     plain = [i for i in keep if not _NUMBERED.match(lines[i])][-limit:]
