@@ -20,6 +20,11 @@ differ only in temporary names (``/tmp/tmpab12cd34``, ``dir_148321``) are one co
 ...     {"aspect": "job status", "name": "b", "first": "succeeded", "second": "failed"},
 ...     {"aspect": "job arguments", "name": "b", "first": "-n 400", "second": "-n 0"}])]
 ['job arguments', 'job status', 'job duration']
+>>> [(r["aspect"], r["name"]) for r in ordered([
+...     {"aspect": "job work dir", "name": "a", "first": "/scratch/dir_148321", "second": "/scratch/dir_148537"},
+...     {"aspect": "job log", "name": "b", "first": "/tmp/tmpab12cd34.log", "second": "/tmp/tmpzz98yy76.log"},
+...     {"aspect": "library sha1", "name": "libkeg", "first": "2bab7e8a" * 5, "second": "cda30ca7" * 5}])]
+[('library sha1', 'libkeg'), ('temporary names', '2 differences in temporary names only (a, b)')]
 >>> changed_words("-a analyze -n 400 -o f.d", "-a analyze -n 0 -o f.d")
 '-n 400 → -n 0'
 >>> seconds(3723.5), seconds(0.0400002), seconds(58.31)
@@ -44,8 +49,9 @@ _ASPECTS = (("argument", 0), ("cmdline", 0), ("command", 0), ("input", 1), ("out
             ("exit", 6), ("anomal", 7), ("only in", 8), ("host", 9), ("attempt", 9),
             ("duration", 11), ("runtime", 11), ("run_time", 11))
 _OUTCOME = re.compile(r"status|exit")
-#: temporary names: mktemp's, Condor's execute directories, numbered copies, process ids
-_TEMPORARY = re.compile(r"tmp[._-]?[A-Za-z0-9_]{6,}|dir_\d+|\.\d{3}\b|\b[0-9a-f]{32,}\b")
+#: temporary names: mktemp's (``tmpab12cd34``, ``tmp.XyZ123``), Condor's execute directories
+#: (``dir_148321``), numbered copies of a job's output (``ls_ID1.out.001``); never a checksum
+_TEMPORARY = re.compile(r"tmp[._-]?[A-Za-z0-9_]{6,}|dir_\d+|\.\d{3}\b")
 
 
 def seconds(value: float | None) -> str | None:
