@@ -1,0 +1,68 @@
+"""A Swift script run as a Workflow Run RO-Crate shows it (``Views.crate_runs``): each app call
+is a step whose tool is its app, each execution of the call (an attempt on a site) one
+execution of the step, and the datasets it mapped to files its inputs and outputs.
+
+>>> file_location("file://localhost/outputs/f.d")
+'file:///outputs/f.d'
+>>> file_location("results/f.d") is None
+True
+"""
+
+from __future__ import annotations
+
+from ..crate import CrateAction, CrateFile, CrateRun, CrateStep
+
+
+def file_location(filename: str | None) -> str | None:
+    """A ``file:`` URI of a mapped dataset's file (Swift writes ``file://localhost/...``),
+    or None for a relative name (the crate names such a file by itself)."""
+    if not filename:
+        return None
+    if filename.startswith("file://localhost/"):
+        return "file:///" + filename[len("file://localhost/"):]
+    if filename.startswith(("file:///", "http://", "https://")):
+        return filename
+    return None
+
+
+def _file(row: dict) -> CrateFile:
+    return CrateFile(row["uid"], row["filename"] or row["name"] or row["uid"],
+                     file_location(row["filename"]))
+
+
+def describe(lin, uid: str) -> CrateRun:
+    """The script run ``uid``: its app calls as steps, their executions and datasets."""
+    [node] = lin.query("node", uid=uid)
+    run_props = node["properties"]
+    files: dict[str, CrateFile] = {}
+    steps, made = [], set()
+    for call in lin.query("swift/crate_steps", run=uid):
+        for row in call["inputs"] + call["outputs"]:
+            files.setdefault(row["uid"], _file(row))
+        inputs = tuple(r["uid"] for r in call["inputs"])
+        outputs = tuple(r["uid"] for r in call["outputs"])
+        made.update(outputs)
+        step = CrateStep(call["uid"], call["procedure"] or call["app"], call["app"])
+        attempts = call["attempts"] or [{"uid": call["uid"], "attempt": 1, "start": call["start"],
+                                         "end": call["end"], "status": call["status"],
+                                         "final_state": None, "host": None,
+                                         "error": call["error"]}]
+        for attempt in attempts:
+            failed = attempt["status"] == "failed"
+            step.actions.append(CrateAction(
+                attempt["uid"], f"{step.name} ({call['app']}) attempt {attempt['attempt'] or 1}",
+                start=attempt["start"], end=attempt["end"], status=attempt["status"],
+                error=(attempt["error"] or attempt["final_state"]) if failed else None,
+                inputs=inputs, outputs=() if failed else outputs, host=attempt["host"]))
+        steps.append(step)
+    run = CrateAction(uid, run_props.get("script_filename") or uid,
+                      start=run_props.get("start_time"), end=run_props.get("end_time"),
+                      status=run_props.get("status"),
+                      inputs=tuple(f for f in files if f not in made),
+                      outputs=tuple(dict.fromkeys(f for s in steps for a in s.actions
+                                                  for f in a.outputs)))
+    if run.status == "failed":
+        run.error = run_props.get("final_state")
+    return CrateRun(run_props.get("script_filename") or uid, "SwiftScript", run, steps,
+                    list(files.values()), language_url="http://swift-lang.org",
+                    engine="Swift", engine_version=run_props.get("swift_version"))
