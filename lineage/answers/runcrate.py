@@ -46,7 +46,8 @@ from ..errors import LineageError
 from ..model.links import REL_TYPES
 from ..private_file import create_private
 from ..sources import registry
-from ..sources.crate import CrateAction, CrateAnomaly, CrateRun, CrateSoftware
+from ..sources.crate import (METADATA, NAMESPACE, PREFIX, CrateAction, CrateAnomaly, CrateRun,
+                             CrateSoftware, term)
 
 #: the profiles the crate conforms to (the Provenance Run Crate and those it extends)
 PROFILES = (
@@ -58,10 +59,6 @@ PROFILES = (
 #: the Workflow Run RO-Crate terms the crate uses, defined in its context (no remote context
 #: beyond RO-Crate's own, so a validator with no network resolves it)
 WFRUN_TERMS = {"environment": "https://w3id.org/ro/terms/workflow-run#environment"}
-#: this project's terms, for what no profile has a term for (sha1, build, anomalies, uids)
-NAMESPACE = "https://github.com/lineage-explorer/lineage-explorer/blob/main/docs/guide/exchange.md#"
-PREFIX = "lineage"
-METADATA = "ro-crate-metadata.json"
 STATUS = {"COMPLETE": "http://schema.org/CompletedActionStatus",
           "FAIL": "http://schema.org/FailedActionStatus"}
 
@@ -77,11 +74,6 @@ def iso(seconds: float | None) -> str | None:
 def action_status(status: str | None) -> str | None:
     """The schema.org ``actionStatus`` of a graph status (None: not known, or not ended)."""
     return STATUS.get(CrateAction("", "", status=status).outcome)
-
-
-def term(name: str) -> str:
-    """This project's term ``name`` as the crate spells it."""
-    return f"{PREFIX}:{name}"
 
 
 @dataclass
@@ -214,7 +206,9 @@ class _Builder:
             tools[step.tool] = tool
             how = self.add("step", {"@type": "HowToStep", "name": step.name,
                                     "position": str(position), "workExample": tool,
-                                    **self.uid(step.uid)})
+                                    **self.uid(step.uid), term("status"): step.status,
+                                    term("filesOf"): step.data_uid if step.data_uid in self.d.uids
+                                    else None})
             steps.append(how)
             for action in step.actions:
                 made = self._action(action, tool, files)

@@ -22,6 +22,22 @@ from dataclasses import dataclass, field
 
 from ..model.status import run_state
 
+#: the crate's metadata file
+METADATA = "ro-crate-metadata.json"
+#: this project's terms in a crate, for what no profile has a term for (sha1, build,
+#: anomalies, the graph's uids): ``lineage:<name>``, documented in docs/guide/exchange.md
+NAMESPACE = "https://github.com/lineage-explorer/lineage-explorer/blob/main/docs/guide/exchange.md#"
+PREFIX = "lineage"
+
+
+def term(name: str) -> str:
+    """This project's term ``name`` as a crate spells it.
+
+    >>> term("sha1")
+    'lineage:sha1'
+    """
+    return f"{PREFIX}:{name}"
+
 
 @dataclass
 class CrateFile:
@@ -61,14 +77,17 @@ class CrateAction:
 
 @dataclass
 class CrateStep:
-    """A step of the workflow (a Pegasus job, a Swift app call): the tool it runs and its
-    executions in order."""
+    """A step of the workflow (a Pegasus job, a Swift app call): the tool it runs, its
+    executions in order, its status (the graph's), and the node whose relations to files say what the step read and
+    wrote (``data_uid``: a Pegasus job's task; a Swift call itself)."""
 
     uid: str
     name: str
     tool: str
     actions: list[CrateAction] = field(default_factory=list)
     tool_path: str | None = None
+    data_uid: str | None = None
+    status: str | None = None
 
 
 @dataclass

@@ -51,7 +51,8 @@ def describe(lin, uid: str) -> CrateRun:
         outputs = tuple(r["uid"] for r in job["outputs"])
         made.update(outputs)
         tool = job["transformation"] or os.path.basename(job["executable"] or job["job_id"])
-        step = CrateStep(job["uid"], job["job_id"], tool)
+        step = CrateStep(job["uid"], job["job_id"], tool, data_uid=job["task"],
+                         status=job["status"])
         for attempt in job["attempts"]:
             failed = attempt["status"] in ("failed",)
             executable = next((e for e in attempt["executables"] if e), None)

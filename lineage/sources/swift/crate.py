@@ -42,7 +42,8 @@ def describe(lin, uid: str) -> CrateRun:
         inputs = tuple(r["uid"] for r in call["inputs"])
         outputs = tuple(r["uid"] for r in call["outputs"])
         made.update(outputs)
-        step = CrateStep(call["uid"], call["procedure"] or call["app"], call["app"])
+        step = CrateStep(call["uid"], call["procedure"] or call["app"], call["app"],
+                         data_uid=call["uid"], status=call["status"])
         attempts = call["attempts"] or [{"uid": call["uid"], "attempt": 1, "start": call["start"],
                                          "end": call["end"], "status": call["status"],
                                          "final_state": None, "host": None,
