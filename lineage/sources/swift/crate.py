@@ -46,14 +46,14 @@ def describe(lin, uid: str) -> CrateRun:
                          data_uid=call["uid"], status=call["status"])
         attempts = call["attempts"] or [{"uid": call["uid"], "attempt": 1, "start": call["start"],
                                          "end": call["end"], "status": call["status"],
-                                         "final_state": None, "host": None,
-                                         "error": call["error"]}]
+                                         "final_state": call["final_state"], "host": None}]
         for attempt in attempts:
             failed = attempt["status"] == "failed"
             step.actions.append(CrateAction(
                 attempt["uid"], f"{step.name} ({call['app']}) attempt {attempt['attempt'] or 1}",
                 start=attempt["start"], end=attempt["end"], status=attempt["status"],
-                error=(attempt["error"] or attempt["final_state"]) if failed else None,
+                error=f"ended {attempt['final_state']}" if failed and attempt["final_state"]
+                else None,
                 inputs=inputs, outputs=() if failed else outputs, host=attempt["host"]))
         steps.append(step)
     run = CrateAction(uid, run_props.get("script_filename") or uid,
