@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..model.status import run_state
 
@@ -147,3 +148,40 @@ class CrateAnomaly:
     thread: int | None = None
     start: float | None = None
     end: float | None = None
+
+
+class StepFiles:
+    """The files of a run's steps, each once, gathered step by step from template rows
+    (``make(row)`` -> :class:`CrateFile`); what the run read is what no step made.
+
+    >>> book = StepFiles(lambda row: CrateFile(row["uid"], row["uid"]))
+    >>> book.add([{"uid": "a"}], [{"uid": "b"}]), book.add([{"uid": "b"}], [{"uid": "c"}])
+    ((('a',), ('b',)), (('b',), ('c',)))
+    >>> book.read_by_run(), [f.uid for f in book.files()]
+    (('a',), ['a', 'b', 'c'])
+    """
+
+    def __init__(self, make: Callable[[dict], CrateFile]):
+        self.make = make
+        self.by_uid: dict[str, CrateFile] = {}
+        self.made: set[str] = set()
+
+    def add(self, inputs: list[dict], outputs: list[dict]) -> tuple[tuple, tuple]:
+        """One step's input and output rows: their uids, (inputs, outputs)."""
+        for row in inputs + outputs:
+            self.by_uid.setdefault(row["uid"], self.make(row))
+        made = tuple(r["uid"] for r in outputs)
+        self.made.update(made)
+        return tuple(r["uid"] for r in inputs), made
+
+    def read_by_run(self) -> tuple[str, ...]:
+        """The files no step made: what the run read."""
+        return tuple(uid for uid in self.by_uid if uid not in self.made)
+
+    def files(self) -> list[CrateFile]:
+        return list(self.by_uid.values())
+
+
+def made_by(steps: list[CrateStep]) -> tuple[str, ...]:
+    """The files the steps' executions made, each once, in order."""
+    return tuple(dict.fromkeys(f for s in steps for a in s.actions for f in a.outputs))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 
-from ..crate import CrateAction, CrateFile, CrateRun, CrateStep
+from ..crate import CrateAction, CrateFile, CrateRun, CrateStep, StepFiles, made_by
 
 #: where a kickstart record's sections begin: ``#@ <n> stdout`` / ``#@ <n> stderr``
 _SECTION = re.compile(r"^#@ \d+ (stdout|stderr)\s*$", re.MULTILINE)
@@ -42,14 +42,9 @@ def describe(lin, uid: str) -> CrateRun:
     """The workflow ``uid``: its jobs as steps, their attempts and files."""
     [node] = lin.query("node", uid=uid)
     wf = node["properties"]
-    files: dict[str, CrateFile] = {}
-    steps, made = [], set()
+    files, steps = StepFiles(_file), []
     for job in lin.query("pegasus/crate_steps", workflow=uid):
-        for row in job["inputs"] + job["outputs"]:
-            files.setdefault(row["uid"], _file(row))
-        inputs = tuple(r["uid"] for r in job["inputs"])
-        outputs = tuple(r["uid"] for r in job["outputs"])
-        made.update(outputs)
+        inputs, outputs = files.add(job["inputs"], job["outputs"])
         tool = job["transformation"] or os.path.basename(job["executable"] or job["job_id"])
         step = CrateStep(job["uid"], job["job_id"], tool, data_uid=job["task"],
                          status=job["status"])
@@ -68,14 +63,13 @@ def describe(lin, uid: str) -> CrateRun:
     run = CrateAction(uid, wf.get("label") or wf.get("name") or uid, start=wf.get("start_time"),
                       end=wf.get("end_time"), status=wf.get("status"),
                       command=" ".join(p for p in ("pegasus-plan", wf.get("argv")) if p))
-    run.inputs = tuple(f for f in files if f not in made)
-    run.outputs = tuple(dict.fromkeys(f for s in steps for a in s.actions for f in a.outputs))
+    run.inputs, run.outputs = files.read_by_run(), made_by(steps)
     if run.status == "failed":
         run.error = "; ".join(f"{s.name}: {s.actions[-1].error or 'failed'}" for s in steps
                               if s.actions and s.actions[-1].status == "failed") or None
     location = wf.get("dax_file")
     return CrateRun(wf.get("label") or wf.get("name") or uid, "Pegasus", run, steps,
-                    list(files.values()),
+                    files.files(),
                     location=f"file://{location}" if location and location.startswith("/")
                     else location,
                     language_url="https://pegasus.isi.edu", engine="Pegasus WMS",

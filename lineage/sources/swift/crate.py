@@ -10,7 +10,7 @@ True
 
 from __future__ import annotations
 
-from ..crate import CrateAction, CrateFile, CrateRun, CrateStep
+from ..crate import CrateAction, CrateFile, CrateRun, CrateStep, StepFiles, made_by
 
 
 def file_location(filename: str | None) -> str | None:
@@ -34,14 +34,9 @@ def describe(lin, uid: str) -> CrateRun:
     """The script run ``uid``: its app calls as steps, their executions and datasets."""
     [node] = lin.query("node", uid=uid)
     run_props = node["properties"]
-    files: dict[str, CrateFile] = {}
-    steps, made = [], set()
+    files, steps = StepFiles(_file), []
     for call in lin.query("swift/crate_steps", run=uid):
-        for row in call["inputs"] + call["outputs"]:
-            files.setdefault(row["uid"], _file(row))
-        inputs = tuple(r["uid"] for r in call["inputs"])
-        outputs = tuple(r["uid"] for r in call["outputs"])
-        made.update(outputs)
+        inputs, outputs = files.add(call["inputs"], call["outputs"])
         step = CrateStep(call["uid"], call["procedure"] or call["app"], call["app"],
                          data_uid=call["uid"], status=call["status"])
         attempts = call["attempts"] or [{"uid": call["uid"], "attempt": 1, "start": call["start"],
@@ -59,11 +54,9 @@ def describe(lin, uid: str) -> CrateRun:
     run = CrateAction(uid, run_props.get("script_filename") or uid,
                       start=run_props.get("start_time"), end=run_props.get("end_time"),
                       status=run_props.get("status"),
-                      inputs=tuple(f for f in files if f not in made),
-                      outputs=tuple(dict.fromkeys(f for s in steps for a in s.actions
-                                                  for f in a.outputs)))
+                      inputs=files.read_by_run(), outputs=made_by(steps))
     if run.status == "failed":
         run.error = run_props.get("final_state")
     return CrateRun(run_props.get("script_filename") or uid, "SwiftScript", run, steps,
-                    list(files.values()), language_url="http://swift-lang.org",
+                    files.files(), language_url="http://swift-lang.org",
                     engine="Swift", engine_version=run_props.get("swift_version"))
