@@ -510,9 +510,11 @@ class Lineage:
         return self.graph.stream(template.text, template.bind(params))
 
     def export(self, uid: str | list[str], output: str | os.PathLike, fmt: str = "prov-json",
-               depth: int = 3, links: bool = False) -> str:
+               depth: int = 3, links: bool = False, license: str | None = None) -> str:
         """Write a run or a node's lineage (see :meth:`subgraph`) as W3C PROV-JSON, PROV-N
-        or GraphML, or a run as OpenLineage run events (``openlineage``, JSON Lines);
+        or GraphML, or a run as OpenLineage run events (``openlineage``, JSON Lines), or one
+        run as a Workflow Run RO-Crate (``ro-crate``: a directory, or ``output`` ending in
+        ``.zip``; ``license`` the crate's license, see :mod:`lineage.answers.runcrate`);
         ``links`` takes in what ``lineage link`` connected to it in other systems; several
         uids give the union of their subgraphs (a diff's two sides);
         ``lineage load`` reads the PROV-JSON back. Returns the path. PROV and GraphML
@@ -523,10 +525,17 @@ class Lineage:
         """
         from .answers import exchange  # imported when used: it keeps the CLI's start-up short
 
-        if fmt != "openlineage" and fmt not in exchange.FORMATS:  # before any query
-            raise ValueError(f"format {fmt!r}: expected one of "
-                             f"{', '.join(exchange.FORMATS + ('openlineage',))}")
+        if fmt not in ("openlineage", "ro-crate") and fmt not in exchange.FORMATS:
+            raise ValueError(f"format {fmt!r}: expected one of "  # before any query
+                             f"{', '.join(exchange.FORMATS + ('openlineage', 'ro-crate'))}")
         starts = [self.resolve(one) for one in ([uid] if isinstance(uid, str) else uid)]
+        if fmt == "ro-crate":
+            from .answers import runcrate
+
+            if len(starts) != 1:
+                raise LineageError("a crate describes one run: give one uid")
+            return runcrate.write(self, starts[0], output, links=links, depth=depth,
+                                  license=license)
         uids: dict[str, None] = {}
         for one in starts:  # several: the union (a diff's two sides, say)
             uids.update(dict.fromkeys(self.subgraph_uids(one, depth, links=links)))

@@ -44,6 +44,7 @@ from ..linking.rules import RULES as LINK_RULES
 from ..query import templates
 from ..sources import SOURCES
 from ..sources import options as load_options
+from ..sources.registry import export_formats
 from .lean_import import import_driver_without_dataframes
 from ..safe_text import json_text, safe_text
 from ..errors import (InputsFailed, LineageError, ParseError, ServerError, TemplateError,
@@ -678,24 +679,33 @@ def diff_(first, second, fmt, html_path):
 
 @main.command("export")
 @click.argument("uids", nargs=-1, required=True, metavar="UID...")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
-              help="The file to write.")
+@click.option("-o", "--output", required=True, type=click.Path(),
+              help="The file to write (ro-crate: a directory, or a FILE.zip).")
 @click.option("--format", "fmt",
-              type=click.Choice(["prov-json", "prov-n", "graphml", "openlineage"]),
+              type=click.Choice([*export_formats(), "graphml", "openlineage", "ro-crate"]),
               default="prov-json", show_default=True,
-              help="W3C PROV-JSON, PROV-N, GraphML, or OpenLineage run events (JSON Lines).")
+              help="W3C PROV-JSON, PROV-N, GraphML, OpenLineage run events (JSON Lines), or "
+                   "a Workflow Run RO-Crate (Provenance Run Crate) of one run.")
 @click.option("--depth", default=3, show_default=True, type=click.IntRange(1, 1000),
               help="Hops of a run's parts, or of a node's ancestry and descendants.")
 @click.option("--with-links", "links", is_flag=True,
               help="Take in what `lineage link` connected to it in other systems.")
-def export_(uids, output, fmt, depth, links):
-    """Write a run or a node's lineage as W3C PROV (PROV-JSON, PROV-N) or GraphML, or runs
-    as OpenLineage run events. Several UIDs: the union (the two sides of a diff, say).
+@click.option("--license", "license_", default=None, metavar="URL",
+              help="ro-crate: the crate's license (say, a SPDX URL); else the crate says "
+                   "none was stated.")
+def export_(uids, output, fmt, depth, links, license_):
+    """Write a run or a node's lineage as W3C PROV (PROV-JSON, PROV-N) or GraphML, runs
+    as OpenLineage run events, or one run as a Workflow Run RO-Crate (its steps, their
+    statuses and files, and with --with-links the binaries, libraries, builds, modules,
+    environment and Chimbuko anomalies `lineage link` joined to it). Several UIDs: the union
+    (the two sides of a diff, say).
 
-    `lineage import FILE.json` reads a PROV export (or another tool's PROV) back.
+    `lineage import FILE.json` reads a PROV export (or another tool's PROV) back; `lineage
+    load DIR` reads a crate back.
     """
     with _connect() as lin:
-        path = lin.export(list(uids), output, fmt=fmt, depth=depth, links=links)
+        path = lin.export(list(uids), output, fmt=fmt, depth=depth, links=links,
+                          license=license_)
     click.echo(f"wrote {path}")
 
 
