@@ -26,12 +26,14 @@ import os
 import socket
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from neo4j import Driver
 
 from ..errors import LineageError
 from ..secrets import redact_props
+from . import claims
 
 BATCH_ROWS = 10000
 
@@ -133,10 +135,13 @@ def _count(driver: Driver, database: str | None, prefix: str, keep: str,
 def release(driver: Driver, database: str | None, lid: str, keep: str = "",
             only: str = "") -> dict[str, int]:
     """Take every tag of load ``lid`` off the graph, except ``keep`` (or only the tag
-    ``only``); delete the nodes and relationships no load states any more. Returns how many
-    elements were released and removed."""
+    ``only``); delete the nodes and relationships no load states any more, and recompute
+    from the claims left the elements other loads state too (:mod:`.claims`). Returns how
+    many elements were released and removed."""
     prefix = f"{lid}:"
     nodes_before, edges_before = _count(driver, database, prefix, keep, only)
+    retraction = claims.Retraction(driver, database, prefix, keep, only)
+    retraction.drop()
     with driver.session(database=database) as session:
         # CALL ... IN TRANSACTIONS needs an auto-commit transaction (session.run)
         before = _total(session)
@@ -144,6 +149,7 @@ def release(driver: Driver, database: str | None, lid: str, keep: str = "",
             session.run(statement, prefix=prefix, keep=keep, only=only,
                         batch=BATCH_ROWS).consume()
         after = _total(session)
+    retraction.refold()
     return {"nodes_released": nodes_before, "edges_released": edges_before,
             "nodes_removed": before["nodes"] - after["nodes"],
             "edges_removed": before["edges"] - after["edges"]}
@@ -170,14 +176,45 @@ def changes(driver: Driver, database: str | None, lid: str, tag: str,
             "edges_removed": released.get("edges_removed", 0)}
 
 
+_LOAD_ROW = ("RETURN l.uid AS uid, l.id AS id, l.path AS path, l.format AS format, "
+             "l.version AS version, l.status AS status ORDER BY l.uid")
+
+
 def find(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
-    """The loads named by a load uid, load id or input path (all formats of that path)."""
+    """The loads named by a load uid or id, or by an input's path (every format of that
+    path): a path is resolved as the load stored it (absolute, links followed), and a name
+    no load's path is (a file named from another directory) names the loads whose paths end
+    in it. Raises :class:`LineageError` when that name ends the paths of two inputs."""
     records, _, _ = driver.execute_query(
-        "MATCH (l:Load) WHERE l.uid = $key OR l.id = $key OR l.path = $key "
-        "RETURN l.uid AS uid, l.id AS id, l.path AS path, l.format AS format, "
-        "l.version AS version, l.status AS status ORDER BY l.uid",
-        key=load_or_path, database_=database, routing_="r")
-    return [dict(r) for r in records]
+        "MATCH (l:Load) WHERE l.uid = $key OR l.id = $key OR l.path = $key OR l.path = $path "
+        + _LOAD_ROW, key=load_or_path, path=resolved(load_or_path), database_=database,
+        routing_="r")
+    if records:
+        return [dict(r) for r in records]
+    name = load_or_path.removeprefix("./").rstrip("/")
+    records, _, _ = driver.execute_query(
+        "MATCH (l:Load) WHERE l.path ENDS WITH $tail " + _LOAD_ROW, tail=f"/{name}",
+        database_=database, routing_="r")
+    found = [dict(r) for r in records]
+    paths = sorted({row["path"] for row in found})
+    if len(paths) > 1:
+        listed = "; ".join(f"{row['path']} ({row['format']}, {row['status']}, load {row['id']})"
+                           for row in sorted(found, key=lambda r: (r["path"], r["uid"])))
+        raise LineageError(f"{load_or_path!r} names {len(paths)} inputs: {listed}. Name one "
+                           "by its full path or its load id")
+    return found
+
+
+def resolved(path: str) -> str:
+    """A path as loads store it (absolute, links followed; it need not exist any more); a
+    URL or a load uid as it is.
+
+    >>> resolved("/tmp/../tmp/x.bp"), resolved("postgresql://db/swift")
+    ('/tmp/x.bp', 'postgresql://db/swift')
+    """
+    if "://" in path or path.startswith("load:"):
+        return path
+    return str(Path(path).resolve())
 
 
 def begin_write(driver: Driver, database: str | None, lid: str, tag: str, path: str,
