@@ -24,8 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from neo4j.exceptions import Neo4jError
+
 from .. import model
-from ..errors import InputsFailed, LineageError, LoadInterrupted, ParseError, WholeInputError
+from ..errors import (InputsFailed, LineageError, LoadInterrupted, ParseError, WholeInputError,
+                      WriteFailed)
 from ..model.records import as_json
 from ..redact import redact_url
 from ..sources import registry as loaders
@@ -169,9 +172,11 @@ def first_result(item: Input) -> LoadResult:
     (with the reason), else still ``unrecognised`` until the load says more."""
     fmt = item.format
     result = LoadResult(redact_url(item.path), fmt.name if fmt else None,
-                        fmt.source if fmt else None, "unrecognised", input=identity(item))
+                        fmt.source if fmt else None, "unrecognised")
     if item.problem:
         result.status, result.error = "unreadable", item.problem
+    elif fmt is not None:
+        result.input = identity(item)
     return result
 
 
@@ -347,8 +352,11 @@ def _abandon(driver, database, lid: str, tag: str, before: "loads.Previous",
         raised = LoadInterrupted(_interrupted(result.path))
     if isinstance(raised, LoadInterrupted):  # the graph no longer holds earlier versions
         before = loads.Previous()
+    if isinstance(raised, Neo4jError):  # the server's refusal, said as this load's failure
+        raised = WriteFailed(f"{result.path}: write failed: {raised.message or raised} "
+                             f"({raised.code}); what this load wrote was removed again")
     result.status = "failed"
-    result.error = (str(raised) if isinstance(raised, (LoadInterrupted, ParseError))
+    result.error = (str(raised) if isinstance(raised, (LoadInterrupted, ParseError, WriteFailed))
                     else f"write failed: {raised}")
     try:  # retract what this version wrote, so no partial input stays in the graph
         loads.release(driver, database, lid, only=tag)
