@@ -10,8 +10,8 @@ Three cases, each from an empty graph:
 - ``hubs``: N XALT run records of one program, one file each, all naming one host, user,
   executable and libraries, loaded one after the other, then unloaded.
 
-Prints seconds per step, and what the store holds (nodes, relationships, claims, and the
-size of the database's store files after a checkpoint, when the managed server is used).
+Prints seconds per step, and what the graph holds (nodes, relationships and claims, and
+their property values: the storage claims add).
 
     PYTHONPATH=<checkout> .venv/bin/python bench/bench_claims.py [EVENTS] [N]
     # defaults 100000 and 100; uses NEO4J_URI or the managed server (LINEAGE_HOME), whose
@@ -38,21 +38,14 @@ XALT_RUN = next((CORPUS / "samples" / "xalt").glob("run.*.json"))
 
 
 def store(lin) -> dict:
-    """Counts, and the store files' bytes (managed server only)."""
+    """What the graph holds: elements, property values, and claims with theirs."""
     row = lin.graph.run(
-        "CALL () { MATCH (n) WHERE NOT n:Load RETURN count(n) AS nodes } "
-        "CALL () { MATCH ()-[r]->() RETURN count(r) AS rels } "
-        "CALL () { OPTIONAL MATCH (c:Claim) RETURN count(c) AS claims } "
-        "RETURN nodes, rels, claims")[0]
-    out = {k: row[k] for k in ("nodes", "rels", "claims")}
-    home = os.environ.get("LINEAGE_HOME")
-    if home:
-        lin.graph.run("CALL db.checkpoint()")
-        data = Path(home) / "neo4j" / "data" / "databases" / "neo4j"
-        if data.is_dir():
-            out["store_mib"] = round(sum(f.stat().st_size for f in data.rglob("*")
-                                         if f.is_file()) / 2**20, 1)
-    return out
+        "CALL () { MATCH (n:Lineage) RETURN count(n) AS nodes, sum(size(keys(n))) AS node_props } "
+        "CALL () { MATCH ()-[r]->() RETURN count(r) AS rels, sum(size(keys(r))) AS rel_props } "
+        "CALL () { OPTIONAL MATCH (c:Claim) RETURN count(c) AS claims, "
+        "coalesce(sum(size(keys(c))), 0) AS claim_props } "
+        "RETURN nodes, node_props, rels, rel_props, claims, claim_props")[0]
+    return dict(row)
 
 
 def timed(what: str, step) -> float:

@@ -114,11 +114,23 @@ ON MATCH SET c += row.props
 """
 
 
+#: the relationship types that declare properties: only theirs have claims
+CLAIMED_TYPES = frozenset(name for name, rel in model.REL_TYPES.items()
+                          if any(p not in ("loads", "key") for p in rel.props))
 #: (type, keyed) -> the claims statement of relationships of the types with properties
-EDGE_CLAIMS = {(name, keyed): edge_claims_statement(rel, keyed)
-               for name, rel in model.REL_TYPES.items()
-               if any(p not in ("loads", "key") for p in rel.props)
-               for keyed in (False, True)}
+EDGE_CLAIMS = {(name, keyed): edge_claims_statement(model.REL_TYPES[name], keyed)
+               for name in sorted(CLAIMED_TYPES) for keyed in (False, True)}
+
+#: Claims made elsewhere (a bulk load's fold), written as they are: rows ``{of, tag, at,
+#: props, labels}`` of nodes, ``{of, tag, at, props, start, end, type, key}`` of
+#: relationships
+CREATE_CLAIMS = """
+UNWIND $rows AS row
+CREATE (c:Claim)
+SET c = row.props, c.claim_of = row.of, c.claim_tag = row.tag, c.claim_at = row.at,
+    c.claim_labels = row.labels, c.claim_start = row.start, c.claim_end = row.end,
+    c.claim_type = row.type, c.claim_key = row.key
+"""
 
 
 # --------------------------------------------------------------------- on releasing
