@@ -105,7 +105,8 @@ class FoldedGraph:
             if have is None:
                 edges[identity] = [props or no_props, tags]
                 continue
-            if (tag not in have[1] or len(have[1]) > 1) and rel in CLAIMED_TYPES:
+            if ((tag not in have[1] or len(have[1]) > 1) and rel in CLAIMED_TYPES
+                    and (props or have[0])):
                 self._claim_edge(identity, have, tag, props)
             if props:  # the shared empty dict is never updated: replaced by the row's own
                 if have[0] is no_props:

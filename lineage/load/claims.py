@@ -89,7 +89,8 @@ _EDGE_OF = "row.start + ' -[' + $rel + coalesce(' ' + row.key, '') + ']-> ' + ro
 
 def edge_claims_statement(rel: model.RelType, keyed: bool) -> str:
     """As :data:`NODE_CLAIMS`, for the relationships of one type (found by their ends' uids
-    and key); only types that declare properties have claims."""
+    and key); only types that declare properties have claims, and only where a load states
+    some (a relationship no load gives a property is the same whoever states it)."""
     if not rel.name.isidentifier() or not rel.name.isupper():
         raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")
     key = " {key: row.key}" if keyed else ""
@@ -97,6 +98,7 @@ def edge_claims_statement(rel: model.RelType, keyed: bool) -> str:
 UNWIND $rows AS row
 MATCH (:Lineage {{uid: row.start}})-[r:{rel.name}{key}]->(:Lineage {{uid: row.end}})
 WHERE any(t IN coalesce(r.loads, []) WHERE NOT t STARTS WITH $prefix)
+  AND (size(keys(row.props)) > 0 OR any(k IN keys(r) WHERE NOT k IN ['loads', 'key']))
 WITH r, row, {_EDGE_OF} AS of
 CALL (r, row, of) {{
   WITH r, row, of WHERE NOT EXISTS {{ MATCH (:Claim {{claim_of: of}}) }}

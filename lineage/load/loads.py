@@ -176,10 +176,6 @@ def changes(driver: Driver, database: str | None, lid: str, tag: str,
             "edges_removed": released.get("edges_removed", 0)}
 
 
-_LOAD_ROW = ("RETURN l.uid AS uid, l.id AS id, l.path AS path, l.format AS format, "
-             "l.version AS version, l.status AS status ORDER BY l.uid")
-
-
 def find(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
     """The loads named by a load uid or id, or by an input's path (every format of that
     path): a path is resolved as the load stored it (absolute, links followed), and a name
@@ -187,14 +183,16 @@ def find(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
     in it (unloaded ones aside). Raises :class:`LineageError` when that name ends the paths of two inputs."""
     records, _, _ = driver.execute_query(
         "MATCH (l:Load) WHERE l.uid = $key OR l.id = $key OR l.path = $key OR l.path = $path "
-        + _LOAD_ROW, key=load_or_path, path=resolved(load_or_path), database_=database,
+        "RETURN l.uid AS uid, l.id AS id, l.path AS path, l.format AS format, "
+        "l.version AS version, l.status AS status ORDER BY l.uid", key=load_or_path, path=resolved(load_or_path), database_=database,
         routing_="r")
     if records:
         return [dict(r) for r in records]
     name = load_or_path.removeprefix("./").rstrip("/")
     records, _, _ = driver.execute_query(
         "MATCH (l:Load) WHERE l.path ENDS WITH $tail AND coalesce(l.status, '') <> 'unloaded' "
-        + _LOAD_ROW, tail=f"/{name}",
+        "RETURN l.uid AS uid, l.id AS id, l.path AS path, l.format AS format, "
+        "l.version AS version, l.status AS status ORDER BY l.uid", tail=f"/{name}",
         database_=database, routing_="r")
     found = [dict(r) for r in records]
     paths = sorted({row["path"] for row in found})
