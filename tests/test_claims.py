@@ -9,7 +9,9 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from click.testing import CliRunner
 
+from lineage import cli
 from lineage.load import claims
 
 from . import graphcheck
@@ -115,7 +117,7 @@ def test_a_load_then_its_unload_leaves_the_graph_as_it_was(lin):
     assert no_claims(lin) > 0  # the samples share hosts, users, files...
 
 
-def test_conflicting_values_the_newest_load_wins_and_the_other_is_kept(lin, tmp_path):
+def test_conflicting_values_the_newest_load_wins_and_the_other_is_kept(lin, tmp_path, cli_env):
     """Two end records of one run that disagree on its exit status: the newer is shown,
     the load warns, stats count it; unloading the newer brings back the older's value."""
     first_dir, second_dir = tmp_path / "a", tmp_path / "b"
@@ -134,6 +136,8 @@ def test_conflicting_values_the_newest_load_wins_and_the_other_is_kept(lin, tmp_
         or ["exit_status", 2, 0] in [list(d) for d in row["differ"]]
     assert lin.stats()["claims"] == {"shared": lin.stats()["claims"]["shared"],
                                      "conflicting": 1}
+    out = CliRunner(env=cli_env).invoke(cli.main, ["stats"])
+    assert "1 of them with values the loads disagree on" in out.output, out.output
     lin.unload(str(bad))
     assert run_node(lin)["exit_status"] == 0 and run_node(lin)["status"] == "succeeded"
     assert lin.stats()["claims"]["conflicting"] == 0

@@ -463,7 +463,9 @@ def stats(as_json, fmt):
         rows = ([{"what": "label", "name": k, "count": v} for k, v in info["nodes"].items()]
                 + [{"what": "relationship", "name": k, "count": v}
                    for k, v in info["relationships"].items()]
-                + [{"what": "loads", "name": "Load", "count": len(info["loads"])}])
+                + [{"what": "loads", "name": "Load", "count": len(info["loads"])}]
+                + [{"what": "claims", "name": name, "count": count}
+                   for name, count in info.get("claims", {}).items()])
         emit(rows, fmt, ["what", "name", "count"])
         return
     click.echo("nodes:")
@@ -478,6 +480,11 @@ def stats(as_json, fmt):
         head = f"  {row['status']:8} {row['format']:12} "
         # a path's end names the file: cut its start to fit the terminal
         click.echo(head + _clip_start(str(row["path"]), max(width - len(head), 20)))
+    shared = info.get("claims", {})
+    if shared.get("shared"):
+        click.echo(f"claims: {shared['shared']} elements stated by more than one load, "
+                   f"{shared['conflicting']} of them with values the loads disagree on "
+                   "(the newest load's shown)")
 
 
 @main.command()
