@@ -137,7 +137,7 @@ def test_conflicting_values_the_newest_load_wins_and_the_other_is_kept(lin, tmp_
     assert lin.stats()["claims"] == {"shared": lin.stats()["claims"]["shared"],
                                      "conflicting": 1}
     out = CliRunner(env=cli_env).invoke(cli.main, ["stats"])
-    assert "1 of them with values the loads disagree on" in out.output, out.output
+    assert "  1 with values they disagree on (newest shown)" in out.output, out.output
     lin.unload(str(bad))
     assert run_node(lin)["exit_status"] == 0 and run_node(lin)["status"] == "succeeded"
     assert lin.stats()["claims"]["conflicting"] == 0

@@ -482,9 +482,8 @@ def stats(as_json, fmt):
         click.echo(head + _clip_start(str(row["path"]), max(width - len(head), 20)))
     shared = info.get("claims", {})
     if shared.get("shared"):
-        click.echo(f"claims: {shared['shared']} elements stated by more than one load, "
-                   f"{shared['conflicting']} of them with values the loads disagree on "
-                   "(the newest load's shown)")
+        click.echo(f"claims: {shared['shared']} elements stated by several loads")
+        click.echo(f"  {shared['conflicting']} with values they disagree on (newest shown)")
 
 
 @main.command()
