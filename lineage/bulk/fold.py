@@ -26,8 +26,8 @@ from ..load.writer import WriteStats
 
 
 def _claimed_labels(labels: list) -> list:
-    """The labels a claim keeps (as the writer's: not the shared one nor ``Failed``)."""
-    return [x for x in labels if x not in FIXED_LABELS]
+    """The labels a claim keeps, sorted (as the writer's: not the shared one nor ``Failed``)."""
+    return sorted(x for x in labels if x not in FIXED_LABELS)
 
 
 @dataclass
@@ -127,7 +127,7 @@ class FoldedGraph:
         if mine is None:
             claimed[tag] = [_claimed_labels(labels), dict(props)]
         else:
-            mine[0] = mine[0] + [x for x in _claimed_labels(labels) if x not in mine[0]]
+            mine[0] = sorted({*mine[0], *_claimed_labels(labels)})
             mine[1].update(props)
 
     def _claim_edge(self, identity: tuple, have: list, tag: str, props: dict) -> None:

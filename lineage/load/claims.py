@@ -64,7 +64,8 @@ def released(tag: str, prefix: str, keep: str = "", only: str = "") -> bool:
 # Run before a batch of nodes is MERGEd, for the rows of nodes another load stated too:
 # the first time a node is shared, what it holds is the claim of each load it names (one
 # load in practice); then this version's claim gets the row (added up over the batches of
-# one version, replaced by a new version). ``$at`` orders the claims (the newest wins).
+# one version, replaced by a new version). ``$at`` orders the claims (the newest wins);
+# ``$order`` is LABEL_ORDER.
 NODE_CLAIMS = """
 UNWIND $rows AS row
 MATCH (n:Lineage {uid: row.uid})
@@ -76,13 +77,18 @@ CALL (n) {
   SET c = properties(n)
   REMOVE c.uid, c.loads
   SET c.claim_of = n.uid, c.claim_tag = held, c.claim_at = $at - 1,
-      c.claim_labels = [l IN labels(n) WHERE NOT l IN $fixed]
+      c.claim_labels = [l IN $order WHERE l IN labels(n) AND NOT l IN $fixed]
 }
 MERGE (c:Claim {claim_of: row.uid, claim_tag: $tag})
-ON CREATE SET c += row.props, c.claim_at = $at, c.claim_labels = $labels
+ON CREATE SET c += row.props, c.claim_at = $at,
+  c.claim_labels = [l IN $order WHERE l IN $labels]
 ON MATCH SET c += row.props,
-  c.claim_labels = c.claim_labels + [l IN $labels WHERE NOT l IN c.claim_labels]
+  c.claim_labels = [l IN $order WHERE l IN $labels OR l IN c.claim_labels]
 """
+
+#: every label a claim may name, in the order claims list them (sorted: the same whoever
+#: made the claim, the writer or a bulk load's fold)
+LABEL_ORDER = sorted(model.ALL_LABELS)
 
 _EDGE_OF = "row.start + ' -[' + $rel + coalesce(' ' + row.key, '') + ']-> ' + row.end"
 

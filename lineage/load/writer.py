@@ -20,7 +20,7 @@ from neo4j.exceptions import ConstraintError
 
 from .. import model
 from ..model.records import Edge, Node
-from .claims import EDGE_CLAIMS, FIXED_LABELS, NODE_CLAIMS
+from .claims import EDGE_CLAIMS, FIXED_LABELS, LABEL_ORDER, NODE_CLAIMS
 from .node_ids import ID_EDGE_STATEMENTS, NODE_IDS_LIMIT, NodeIds, ends
 from .statements import (EDGE_RESET_STATEMENTS, EDGE_STATEMENTS, IDENTITY_STATEMENT,
                          KEYED_EDGE_STATEMENTS, NODE_CREATE_STATEMENT, NODE_RESET_STATEMENT,
@@ -120,7 +120,8 @@ def _write_nodes(tx: ManagedTransaction, groups: dict[tuple[tuple[str, ...], boo
         for (labels, new), rows in groups.items():
             if not new:
                 tx.run(NODE_CLAIMS, rows=rows, labels=list(labels[1:]), tag=tag,
-                       prefix=prefix, at=at, fixed=FIXED_LABELS).consume()
+                       prefix=prefix, at=at, fixed=FIXED_LABELS,
+                       order=LABEL_ORDER).consume()
     loads = [tag] if tag is not None else None
     uids: list[str] = []
     ids: list[str] = []
