@@ -13,11 +13,10 @@ import os
 import time
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from pathlib import Path
 
 from .query import analysis, templates
 from . import model
-from .load import loads, status_labels
+from .load import claims, loads, status_labels
 from .errors import LineageError, TemplateError
 from .server.connection import Graph, Page, page_of
 from .server.connection import Settings as ConnectionSettings
@@ -253,16 +252,16 @@ class Lineage:
 
     def unload(self, load_or_path: str | os.PathLike) -> list[dict]:
         """Remove what only one load stated, by load uid or id or by input path (every
-        format of that path); facts other loads also stated stay. Returns one summary per
-        load (its id, path, and how many nodes and relationships were removed).
+        format of that path, resolved as the load stored it; a bare name that ends the paths
+        of two inputs is refused, naming them); facts other loads also stated stay, and a
+        value of a shared node that only this load stated goes (:mod:`lineage.load.claims`).
+        Returns one summary per load (its id, path, and how many nodes and relationships
+        were removed).
 
         >>> lineage.connect().unload("campaign/pegasus/run0001/diamond-0.bp")  # doctest: +SKIP
         [{'uid': 'load:...', 'nodes_removed': 79, 'edges_removed': 187, ...}]
         """
-        key = str(load_or_path)
-        if not key.startswith("load:") and os.path.exists(key):
-            key = str(Path(key).resolve())
-        out = loads.unload(self.graph.driver, self.graph.database, key)
+        out = loads.unload(self.graph.driver, self.graph.database, str(load_or_path))
         status_labels.refresh_quietly(self.graph.driver, self.graph.database)
         return out
 
@@ -363,6 +362,8 @@ class Lineage:
             "nodes": {r["label"]: r["count"] for r in labels},
             "relationships": {r["type"]: r["count"] for r in rels},
             "loads": loads,
+            # elements more than one load states, and those the loads state otherwise
+            "claims": claims.count(self.graph.driver, self.graph.database),
         }
 
     def reset(self, force: bool = False) -> int:

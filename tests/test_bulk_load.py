@@ -738,3 +738,36 @@ def test_leftovers_of_a_killed_bulk_load_go_unless_a_live_one_holds_the_server(t
     paths.bulk_mark.write_text(json.dumps({"pid": 2**22 + 12345, "host": socket.gethostname()}))
     remove_leftovers(paths)  # the mark of a process that is gone
     assert not leftover.exists() and paths.bulk_mark.exists()
+
+
+def _claims(lin) -> list:
+    """Every claim but when it was made."""
+    rows = lin.query("MATCH (c:Claim) RETURN properties(c) AS p")
+    return sorted(graphcheck.canonical({k: v for k, v in r["p"].items() if k != "claim_at"})
+                  for r in rows)
+
+
+@needs_corpus
+def test_a_bulk_load_records_the_claims_a_normal_load_does(bulk_lin, lin, tmp_path):
+    """Inputs that state the same nodes (an XALT run's start and end records, a Pegasus
+    workflow's stream and database): the same claims as loads one after the other, and an
+    unload after the bulk load takes back what the input alone stated."""
+    from .test_claims import xalt_pair
+
+    start, end = xalt_pair(tmp_path)
+    for name in ("process_wf_failure.static.bp", "process_wf_failure.stampede.db"):
+        shutil.copy(SAMPLES / "pegasus" / name, tmp_path / name)
+    normal = lin.load([tmp_path])
+    bulk_lin.reset(force=True)
+    bulk = bulk_lin.load([tmp_path], bulk=True)
+    assert [r.status for r in bulk] == [r.status for r in normal]
+    assert _claims(bulk_lin) == _claims(lin) and len(_claims(lin)) > 0
+    assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
+    for handle in (bulk_lin, lin):
+        handle.unload(str(end))
+        handle.unload(str(tmp_path / "process_wf_failure.stampede.db"))
+    assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
+    lin.reset()
+    lin.load([start, tmp_path / "process_wf_failure.static.bp"])
+    assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
+    assert _claims(bulk_lin) == _claims(lin) == []

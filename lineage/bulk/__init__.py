@@ -27,7 +27,7 @@ from typing import Iterable
 
 from .. import server
 from ..errors import LineageError, ParseError
-from ..load import loads
+from ..load import claims, loads
 from ..load.collector import fewer_collections
 from ..load.inputs import Input, identity, is_url, sha256_of
 from ..load.pipeline import (LoadResult, Progress, each_input, first_result, load_props,
@@ -220,6 +220,9 @@ def _finish(lin, state: Path, fold: Fold, loaded: list, options: LoadOptions,
     for i in range(0, len(empty_lists), 1000):
         driver.execute_query(_EMPTY_LISTS, rows=empty_lists[i:i + 1000],
                              database_=database)
+    rows = fold.claim_rows({loads.tag_of(lid, 1): started for _, lid, started in loaded})
+    for i in range(0, len(rows), 1000):
+        driver.execute_query(claims.CREATE_CLAIMS, rows=rows[i:i + 1000], database_=database)
     tagged = fold.tagged()
     for result, lid, started in loaded:
         props = load_props(result, started)

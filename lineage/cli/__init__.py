@@ -532,7 +532,9 @@ def stats(as_json, fmt):
         rows = ([{"what": "label", "name": k, "count": v} for k, v in info["nodes"].items()]
                 + [{"what": "relationship", "name": k, "count": v}
                    for k, v in info["relationships"].items()]
-                + [{"what": "loads", "name": "Load", "count": len(info["loads"])}])
+                + [{"what": "loads", "name": "Load", "count": len(info["loads"])}]
+                + [{"what": "claims", "name": name, "count": count}
+                   for name, count in info.get("claims", {}).items()])
         emit(rows, fmt, ["what", "name", "count"])
         return
     click.echo("nodes:")
@@ -547,6 +549,10 @@ def stats(as_json, fmt):
         head = f"  {row['status']:8} {row['format']:12} "
         # a path's end names the file: cut its start to fit the terminal
         click.echo(head + _clip_start(str(row["path"]), max(width - len(head), 20)))
+    shared = info.get("claims", {})
+    if shared.get("shared"):
+        click.echo(f"claims: {shared['shared']} elements stated by several loads")
+        click.echo(f"  {shared['conflicting']} with values they disagree on (newest shown)")
 
 
 @main.command()

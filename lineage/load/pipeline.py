@@ -24,14 +24,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from neo4j.exceptions import Neo4jError
+
 from .. import model
-from ..errors import InputsFailed, LineageError, LoadInterrupted, ParseError, WholeInputError
+from ..errors import (InputsFailed, LineageError, LoadInterrupted, ParseError, WholeInputError,
+                      WriteFailed)
 from ..model.records import as_json
 from ..redact import redact_url
 from ..sources import registry as loaders
 from ..sources.base import LoadReport
 from ..sources.options import LoadOptions
-from . import loads, reader_process
+from . import claims, loads, reader_process
 from .collector import fewer_collections
 from .early_nodes import EarlyNodes, EarlyWriteFailed
 from .inputs import Input, expand, identity, is_url, sha256_of
@@ -62,6 +65,8 @@ class LoadResult:
     seconds: float = 0.0
     error: str | None = None
     changes: dict = field(default_factory=dict)
+    #: what names the input in the graph (``:Load.path``): its absolute path, or its URL
+    input: str | None = None
 
     def as_dict(self) -> dict:
         return {
@@ -144,7 +149,8 @@ def load_props(result: LoadResult, started: float) -> dict:
     """The properties of an input's ``:Load`` node after an attempt that began at
     ``started`` (epoch seconds)."""
     return {
-        "source": result.source, "format": result.format, "path": result.path,
+        "source": result.source, "format": result.format,
+        "path": result.input or result.path,
         "status": result.status, "last_attempt": result.status, "started_at": started,
         "finished_at": time.time(), "seconds": round(result.seconds, 3),
         "node_records": sum(result.nodes.values()),
@@ -169,6 +175,8 @@ def first_result(item: Input) -> LoadResult:
                         fmt.source if fmt else None, "unrecognised")
     if item.problem:
         result.status, result.error = "unreadable", item.problem
+    elif fmt is not None:
+        result.input = identity(item)
     return result
 
 
@@ -210,7 +218,7 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
     early = None
     if overlapping(item, options, before) and not fmt.agree:  # agree: checked before writing
         early = EarlyNodes(writer, tag, lambda: loads.begin_write(
-            driver, database, lid, tag, result.path, result.format))
+            driver, database, lid, tag, result.input, result.format))
     try:
         spool = parse_to_spool(item, report, Spool(early=early))
     except BaseException as exc:
@@ -303,7 +311,7 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Sp
 
     if not began:
         duplicates, cut_off = refused()
-        loads.begin_write(driver, database, lid, tag, result.path, result.format)
+        loads.begin_write(driver, database, lid, tag, result.input, result.format)
     try:
         if began:
             assert early is not None
@@ -315,6 +323,8 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Sp
         result.write.add(writer.write_edges(
             (e for e in spool.iter_edges()
              if e.start not in cut_off and e.end not in cut_off), tag))
+        _report_conflicts(driver, database, tag, report)
+        result.report = report.summary()
         released = loads.release(driver, database, lid, keep=tag)
         result.changes = loads.changes(driver, database, lid, tag, released)
         result.status = "loaded"
@@ -342,8 +352,11 @@ def _abandon(driver, database, lid: str, tag: str, before: "loads.Previous",
         raised = LoadInterrupted(_interrupted(result.path))
     if isinstance(raised, LoadInterrupted):  # the graph no longer holds earlier versions
         before = loads.Previous()
+    if isinstance(raised, Neo4jError):  # the server's refusal, said as this load's failure
+        raised = WriteFailed(f"{result.path}: write failed: {raised.message or raised} "
+                             f"({raised.code}); what this load wrote was removed again")
     result.status = "failed"
-    result.error = (str(raised) if isinstance(raised, (LoadInterrupted, ParseError))
+    result.error = (str(raised) if isinstance(raised, (LoadInterrupted, ParseError, WriteFailed))
                     else f"write failed: {raised}")
     try:  # retract what this version wrote, so no partial input stays in the graph
         loads.release(driver, database, lid, only=tag)
@@ -380,6 +393,17 @@ def _duplicates(writer: Writer, spool: Spool, lid: str, report: LoadReport) -> s
     if found:
         report.extra["duplicate_uids_of_other_inputs"] = len(found)
     return set(found)
+
+
+def _report_conflicts(driver, database, tag: str, report: LoadReport) -> None:
+    """Warn of the values this version states otherwise than another load (the newest load
+    wins: :mod:`.claims`), and count the elements."""
+    found = claims.conflicts(driver, database, tag)
+    if not found:
+        return
+    for line in claims.describe(found[:20]):
+        report.warn(f"{report.path}: {line}")
+    report.extra["conflicting_claims"] = len({row["of"] for row in found})
 
 
 def _conflicts(writer: Writer, spool: Spool, lid: str, report: LoadReport,
