@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from neo4j.exceptions import DriverError, Neo4jError
+
 from .. import model
 from ..errors import InputsFailed, LineageError, LoadInterrupted, ParseError, WholeInputError
 from ..model.records import as_json
@@ -34,7 +36,7 @@ from ..sources.options import LoadOptions
 from . import loads, reader_process
 from .collector import fewer_collections
 from .early_nodes import EarlyNodes, EarlyWriteFailed
-from .inputs import Input, expand, identity, is_url, sha256_of
+from .inputs import Input, expand, identity, is_url, sha256_of, shown
 from .spool import Spool
 from .writer import (Writer, WriteStats, agreement_conflicts, ensure_schema,
                      identity_conflicts)
@@ -79,6 +81,7 @@ class LoadResult:
             "skipped": self.report.get("skipped", {}),
             "unknown": self.report.get("unknown", {}),
             "warnings": self.report.get("warnings", []),
+            "warning_count": self.report.get("warning_count", 0),
             "seconds": round(self.seconds, 3),
             "error": self.error,
             "changes": self.changes,
@@ -458,7 +461,23 @@ def each_input(paths: Iterable[str | os.PathLike], source: str,
             progress("start", {"path": item.path,
                                "format": item.format.name if item.format else None})
         try:
-            result, done = load_one(item)
+            try:
+                result, done = load_one(item)
+            except (LineageError, Neo4jError, DriverError, MemoryError):
+                raise  # a parse error (below), the server, the graph: not this input's alone
+            except OSError as exc:  # it could not be read: reported, the others are loaded
+                if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                    raise
+                result, done = first_result(item), {}
+                result.status = "unreadable"
+                result.error = f"cannot be read ({exc.strerror or exc}): not loaded"
+            except Exception as exc:  # a reader failed on it: this input fails, not the load
+                error = WholeInputError(redact_url(shown(item.path)), None,
+                                        "an input its reader can read",
+                                        f"{type(exc).__name__}: {shown(str(exc))[:300]}")
+                error.result = first_result(item)
+                error.result.status, error.result.error = "failed", str(error)
+                raise error from exc
         except ParseError as exc:
             if fail_fast or not hasattr(exc, "result"):
                 raise
