@@ -152,8 +152,9 @@ def test_every_rule_on_the_consistent_run_and_idempotency(linked):
     assert set(links) == expected_links() and len(links) == 24
     job = links[(XALT_ANALYZE, "RAN_WITHIN", ATTEMPT)]
     assert job["rule"] == "scheduler_job" and job["confidence"] == 1.0
-    assert job["matched"] == ["job_id", "host", "time"] and job["skew"] == 60.0
+    assert job["matched"] == ["job_id", "host", "time", "user"] and job["skew"] == 60.0
     evidence = json.loads(job["evidence"])
+    assert evidence["user"] == [ANALYZE.process.user, [ANALYZE.process.user]]
     assert evidence["job_id"] == [ANALYZE.sched_id] * 2
     assert evidence["host"] == ["c101", "c101.halcyon.example.org"]  # XALT's short name
     again = lin.link()

@@ -302,7 +302,10 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Sp
         if agree is not None:
             return _conflicts(writer, spool, lid, report, agree)
         found = _duplicates(writer, spool, lid, report)
-        return found, found
+        only = _only_of(spool, found)
+        if only:
+            report.extra["nodes_only_of_duplicates"] = len(only)
+        return found | only, found
 
     if not began:
         duplicates, cut_off = refused()
@@ -383,6 +386,38 @@ def _duplicates(writer: Writer, spool: Spool, lid: str, report: LoadReport) -> s
     if found:
         report.extra["duplicate_uids_of_other_inputs"] = len(found)
     return set(found)
+
+
+def _only_of(spool: Spool, refused: set[str]) -> set[str]:
+    """The nodes of ``spool`` that hang off refused nodes only (the user, host, program and
+    build of a duplicate XALT record): not written either, so a refused record leaves nothing
+    of itself in the graph. With the refused nodes taken out, the input's nodes fall into
+    connected parts; a part that touched a refused node and holds no run of its own (a
+    kind declared ``run``) goes with it. Memory holds the input's uids (only when a node was
+    refused)."""
+    if not refused:
+        return set()
+    parent: dict[str, str] = {}
+
+    def root(uid: str) -> str:
+        parent.setdefault(uid, uid)
+        while parent[uid] != uid:
+            parent[uid] = parent[parent[uid]]
+            uid = parent[uid]
+        return uid
+
+    touched: set[str] = set()
+    for edge in spool.iter_edges():
+        ends = [u for u in (edge.start, edge.end) if u not in refused]
+        if len(ends) == 2:
+            parent[root(ends[0])] = root(ends[1])
+        elif len(ends) == 1:
+            touched.add(ends[0])
+    anchored = {root(n.uid) for n in spool.iter_nodes()
+                if n.uid not in refused and n.kind.run}
+    gone = {root(uid) for uid in touched} - anchored
+    return {uid for uid in list(parent) if root(uid) in gone} | {
+        uid for uid in touched if root(uid) in gone}
 
 
 def _conflicts(writer: Writer, spool: Spool, lid: str, report: LoadReport,
