@@ -132,7 +132,12 @@ def walk(top: Path, source: str = "auto") -> Iterator[Input]:
             if problem:
                 yield Input(entry.path, None, False, problem)
                 continue
-            yield Input(entry.path, loaders.detect(child, source), False)
+            try:  # detecting a format reads the file's start
+                fmt = loaders.detect(child, source)
+            except OSError as exc:
+                yield Input(entry.path, None, False, f"unreadable ({exc.strerror}): not read")
+                continue
+            yield Input(entry.path, fmt, False)
         stack.extend(reversed(below))
 
 
