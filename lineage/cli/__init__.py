@@ -197,7 +197,13 @@ def _driver_error(name: str) -> type[Exception]:
 
 
 def _connect():
-    return _api().connect(_settings())
+    lin = _api().connect(_settings())
+    settings = lin.graph.settings
+    if settings is not None and settings.managed:  # a bulk load that did not end: say so
+        told = server.interrupted_bulk(server.ServerPaths.under(server.state_dir()))
+        if told:
+            click.echo(f"warning: {told}", err=True)
+    return lin
 
 
 class _Main(click.Group):
@@ -274,6 +280,8 @@ def _print_status(info: dict, as_json: bool) -> None:
     click.echo(f"Neo4j {info['version']}: {state}")
     for key in ("uri", "browser_url", "user", "password_file", "state_dir", "log"):
         click.echo(f"  {key:14} {info.get(key)}")
+    if info.get("interrupted_bulk_load"):
+        click.echo(f"  warning: {info['interrupted_bulk_load']}")
     if info["running"]:
         click.echo(f"  log in to Neo4j Browser at {info['browser_url']} with user "
                    f"{info['user']} and the password in {info['password_file']}")

@@ -67,8 +67,8 @@ def is_url(text: str) -> bool:
 
 
 def shown(path: str | os.PathLike) -> str:
-    """A path as text a terminal, a log and the graph can hold: bytes of a name that are
-    not UTF-8 become ``\\xNN``.
+    r"""A path as text a terminal, a log and the graph can hold: bytes of a name that are
+    not UTF-8 become ``\xNN``.
 
     >>> shown("/data/caf" + chr(0xdce9))
     '/data/caf\\xe9'
