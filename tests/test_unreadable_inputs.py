@@ -1,7 +1,7 @@
 """What a load cannot read is reported and counted, and the rest is loaded: a file or a
 directory it may not read, a name that is not UTF-8, a tree deeper than Python's recursion
 limit, a file a report may not write. ``lineage load`` exits 5 when inputs were not read
-(README's exit codes), after loading every other one.
+(the exit codes of docs/reference/cli.md), after loading every other one.
 
 As root, permissions do not stop reading: the CLI then runs without the capabilities that
 override them (``setpriv``), as any user would."""

@@ -405,7 +405,10 @@ def load(paths, source, lenient, as_json, fmt, quiet, fail_fast, then_link, bulk
     """Load provenance files, directories or database URLs into the graph.
 
     Each input is loaded whole or not at all; a malformed one is reported and the others are
-    loaded; the exit code is then 3 and the summary names every input that failed.
+    loaded; the exit code is then 3 and the summary names every input that failed. Inputs
+    that cannot be read (permissions, names that are not UTF-8, FIFOs) are reported and
+    counted while the others are loaded; the exit code is then 5. Warnings are printed on
+    stderr, counted, the first 10 in full.
     """
     fmt = "json" if as_json else fmt
     from .progress import LoadProgress
