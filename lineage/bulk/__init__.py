@@ -170,9 +170,11 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
         folding = fold.first_store(tag, f"{lid}:", report)
         try:
             spool = parse_to_spool(item, report, Spool(store=folding) if folding else None)
-        except ParseError as exc:
-            if folding is not None:
+        except BaseException as exc:
+            if folding is not None:  # nothing of a failed input is imported
                 fold.forget()
+            if not isinstance(exc, ParseError):
+                raise
             result.status, result.error = "failed", str(exc)
             result.report, result.seconds = report.summary(), time.perf_counter() - t0
             loaded.append((result, lid, started))
