@@ -234,7 +234,7 @@ def test_explain_output_follows_a_result_across_systems(linked):
     assert row["attempt"] == ATTEMPT and row["attempt_host"] == ANALYZE.host.name
     assert row["process"] == INVOCATION and row["link_rules"] == ["process"]
     assert links_in(lin)[(INVOCATION, "SAME_ACTIVITY", XALT_ANALYZE)]["matched"] == [
-        "exec_path", "host", "time"]
+        "exec_path", "host", "time", "user"]
     binary = campaign.ANALYZE
     assert row["executable_path"] == binary.path and row["executable_sha1"] == binary.sha1
     assert row["compiler"] == "g++" and "-lkeg" in row["link_line"]
