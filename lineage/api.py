@@ -223,6 +223,7 @@ class Lineage:
             paths = [paths]
         options = (options or self.settings.load).with_(
             lenient=True if lenient else None, xalt_env=xalt_env)
+        self._check_free_space(options)
         try:  # (the bulk path restarts the server and replaces self.graph)
             if bulk:
                 from .bulk import bulk_load
@@ -392,6 +393,11 @@ class Lineage:
         from .load.writer import ensure_schema
 
         ensure_schema(self.graph.driver, self.graph.database)
+        settings = self.graph.settings
+        if settings is not None and settings.managed:  # what an interrupted bulk load left
+            from . import server as managed
+
+            managed.clear_bulk_state(managed.ServerPaths.under(managed.state_dir()))
         return before
 
     def resolve(self, text: str) -> str:
@@ -557,6 +563,18 @@ class Lineage:
                               roots=starts)
 
     # ----------------------------------------------------------- reports
+    def _check_free_space(self, options: LoadOptions) -> None:
+        """Refuse a load before it writes when the spool's disk, or the managed server's,
+        has less room than ``options.min_free_bytes`` (:mod:`lineage.load.disk`)."""
+        from . import server as managed
+        from .load import disk
+
+        places = [disk.spool_place()]
+        settings = self.graph.settings
+        if settings is not None and settings.managed:
+            places.append(("the managed Neo4j's database", managed.state_dir()))
+        disk.check_free_space(places, options.min_free_bytes)
+
     def report(self, uid: str, output: str | os.PathLike, **options) -> str:
         """Write the HTML lineage report of a run or node to ``output``; returns its path."""
         from .report import write_report

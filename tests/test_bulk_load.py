@@ -29,7 +29,7 @@ from lineage.bulk.csv import ARRAY_DELIMITER, csv_field, write_csv
 from lineage.bulk.fold import FoldedGraph, FoldingStore
 from lineage.load.spool import Spool
 from lineage.server.connection import Graph, Settings
-from lineage.errors import LineageError
+from lineage.errors import LineageError, ParseError
 from lineage.load.pipeline import parse_to_spool
 from lineage.sources.base import LoadReport
 from lineage.load.writer import WriteStats, ensure_schema
@@ -221,7 +221,6 @@ def test_a_malformed_input_is_left_out_of_a_bulk_load(bulk_lin, tmp_path, bad_fi
     bad = tmp_path / "bad.bp"
     good = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
     bad.write_text(good.read_text()[:2000] + '\nts=2012-03-13T12:35:38.000000Z event=x "\n')
-    from lineage.errors import ParseError
 
     with pytest.raises(ParseError) as caught:
         bulk_lin.load([bad, good] if bad_first else [good, bad], bulk=True)
@@ -288,14 +287,15 @@ def test_a_bulk_load_that_breaks_before_the_import_starts_the_server_again(bulk_
 
 
 def _load_with_a_broken_parse(bulk_lin, monkeypatch) -> None:
-    """A bulk load whose parse raises: its error comes out, the server runs again."""
+    """A bulk load whose parse raises: each input fails with that error (no input aborts
+    the others), the errors come out, the server runs again."""
     from lineage import bulk
 
     def broken(*args, **kwargs):
         raise RuntimeError("a fault in the parse")
 
     monkeypatch.setattr(bulk, "parse_to_spool", broken)
-    with pytest.raises(RuntimeError, match="a fault in the parse"):
+    with pytest.raises(ParseError, match="RuntimeError: a fault in the parse"):
         bulk_lin.load([SAMPLES / "xalt"], bulk=True)
     assert server.status(BULK_STATE)["running"]
 

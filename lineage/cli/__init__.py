@@ -10,7 +10,11 @@ Exit codes (the same for every command):
   --lenient skips and counts bad records instead, but not a value of the wrong type in a
   database, which stops it either way: the message says which);
 - 4 Neo4j unavailable: the managed server could not be installed or started, or the server at
-  NEO4J_URI does not answer.
+  NEO4J_URI does not answer;
+- 5 inputs not read: `load` found inputs it could not read (a file or directory it may not
+  read, a name that is not UTF-8, a FIFO, a device, a dangling link); every other input was
+  loaded and the summary counts and names them. A file that cannot be written or read where
+  a command was told to (``report -o``) is error 1, naming it.
 
 Tabular output takes ``--format table|json|csv`` (json: an array of objects; csv: a header row).
 A progress bar (tqdm: files, records, rate) shows on stderr for loads when stderr is a terminal
@@ -50,7 +54,7 @@ from ..safe_text import json_text, safe_text
 from ..errors import (InputsFailed, LineageError, ParseError, ServerError, TemplateError,
                      lenient_helps)
 
-EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
+EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER, EXIT_UNREAD = 1, 2, 3, 4, 5
 log = logging.getLogger("lineage.cli")
 
 
@@ -231,7 +235,13 @@ def _driver_error(name: str) -> type[Exception]:
 
 
 def _connect():
-    return _api().connect(_settings())
+    lin = _api().connect(_settings())
+    settings = lin.graph.settings
+    if settings is not None and settings.managed:  # a bulk load that did not end: say so
+        told = server.interrupted_bulk(server.ServerPaths.under(server.state_dir()))
+        if told:
+            click.echo(f"warning: {told}", err=True)
+    return lin
 
 
 class _Main(click.Group):
@@ -268,6 +278,12 @@ class _Main(click.Group):
             sys.exit(EXIT_USAGE)
         except (LineageError, _driver_error("Neo4jError")) as exc:
             click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_ERROR)
+        except OSError as exc:  # a file a command was told to read or write
+            from ..load.inputs import shown
+
+            where = f"{shown(exc.filename)}: " if exc.filename is not None else ""
+            click.echo(f"error: {where}{exc.strerror or exc}", err=True)
             sys.exit(EXIT_ERROR)
 
 
@@ -310,6 +326,8 @@ def _print_status(info: dict, as_json: bool) -> None:
     click.echo(f"Neo4j {info['version']}: {state}")
     for key in ("uri", "browser_url", "user", "password_file", "state_dir", "log"):
         click.echo(f"  {key:14} {info.get(key)}")
+    if info.get("interrupted_bulk_load"):
+        click.echo(f"  warning: {info['interrupted_bulk_load']}")
     if info["running"]:
         click.echo(f"  log in to Neo4j Browser at {info['browser_url']} with user "
                    f"{info['user']} and the password in {info['password_file']}")
@@ -433,7 +451,10 @@ def load(paths, source, lenient, as_json, fmt, quiet, fail_fast, then_link, bulk
     """Load provenance files, directories or database URLs into the graph.
 
     Each input is loaded whole or not at all; a malformed one is reported and the others are
-    loaded; the exit code is then 3 and the summary names every input that failed.
+    loaded; the exit code is then 3 and the summary names every input that failed. Inputs
+    that cannot be read (permissions, names that are not UTF-8, FIFOs) are reported and
+    counted while the others are loaded; the exit code is then 5. Warnings are printed on
+    stderr, counted, the first 10 in full.
     """
     fmt = "json" if as_json else fmt
     from .progress import LoadProgress
@@ -454,12 +475,22 @@ def load(paths, source, lenient, as_json, fmt, quiet, fail_fast, then_link, bulk
         except ParseError as exc:
             if getattr(exc, "results", None):
                 _print_load_results(exc.results, fmt)
+                _print_load_warnings(exc.results)
             raise
         finally:
             printer.flush()
         linked = lin.link() if then_link else None
         added = [r for r in lin.runs() if r["uid"] not in before]
     _print_load_results(results, fmt)
+    _print_load_warnings(results)
+    unread = [r for r in results if r.status == "unreadable"]
+    if unread:
+        for r in unread[:WARNINGS_SHOWN]:
+            click.echo(f"not read: {safe_text(r.path)}: {safe_text(r.error or '')}", err=True)
+        if len(unread) > WARNINGS_SHOWN:
+            click.echo(f"... and {len(unread) - WARNINGS_SHOWN} more not read "
+                       "(--format json lists them)", err=True)
+        sys.exit(EXIT_UNREAD)
     if linked is not None:
         # machine-readable load output stays one document: the link summary goes to stderr
         _print_link(linked, "json" if fmt else "table", err=fmt is not None)
@@ -495,8 +526,39 @@ def _print_load_results(results, fmt) -> None:
     else:
         loaded = [r for r in results if r.status in ("loaded", "unchanged")]
         failed = [r for r in results if r.status == "failed"]
+        unread = [r for r in results if r.status == "unreadable"]
         click.echo(f"loaded {len(loaded)} of {len(results)} inputs"
-                   + (f"; {len(failed)} failed" if failed else ""))
+                   + (f"; {len(failed)} failed" if failed else "")
+                   + (f"; {len(unread)} could not be read" if unread else ""))
+
+
+#: how many of a load's warnings ``lineage load`` prints (all are counted; --format json
+#: lists the first ones each input kept)
+WARNINGS_SHOWN = 10
+
+
+def _print_load_warnings(results, shown: int = WARNINGS_SHOWN) -> None:
+    """The load's warnings on stderr: how many, in how many inputs, and the first ``shown``.
+
+    >>> from lineage.load.pipeline import LoadResult
+    >>> r = LoadResult("a.json", "xalt-json", "xalt", "loaded",
+    ...                report={"warnings": ["a.json: odd"], "warning_count": 3})
+    >>> _print_load_warnings([r])  # doctest: +SKIP
+    3 warnings in 1 of 1 inputs (the first 1 follow):
+      a.json: odd
+    """
+    counted = [(r, r.report.get("warning_count") or len(r.report.get("warnings", [])))
+               for r in results]
+    total = sum(n for _, n in counted)
+    if not total:
+        return
+    kept = [w for r, _ in counted for w in r.report.get("warnings", [])][:shown]
+    inputs = sum(1 for _, n in counted if n)
+    click.echo(f"{total} warning{'s' if total != 1 else ''} in {inputs} of {len(results)} "
+               f"inputs (the first {len(kept)} follow; --format json lists each input's):",
+               err=True)
+    for warning in kept:
+        click.echo(f"  {safe_text(warning)}", err=True)
 
 
 LOAD_COLUMNS = ["path", "format", "status", "node_records", "edge_records",
@@ -643,7 +705,10 @@ def _print_link(result, fmt: str, err: bool = False) -> None:
     if result.dry_run:
         click.echo("(dry run: nothing was written)")
     for a in result.ambiguous[:20]:
-        click.echo(safe_text(f"ambiguous ({a.rule}): {a.record} fits {', '.join(a.candidates)}"))
+        kept = (f"; linked to {a.kept}, the one whose owner agrees" if a.kept
+                else "; not linked")
+        click.echo(safe_text(f"ambiguous ({a.rule}): {a.record} fits "
+                             f"{', '.join(a.candidates)}{kept}"))
     if len(result.ambiguous) > 20:
         click.echo(f"... and {len(result.ambiguous) - 20} more ambiguous (see --format json)")
     for a in result.candidates[:20]:

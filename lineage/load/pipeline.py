@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from neo4j.exceptions import Neo4jError
+from neo4j.exceptions import DriverError, Neo4jError
 
 from .. import model
 from ..errors import (InputsFailed, LineageError, LoadInterrupted, ParseError, WholeInputError,
@@ -37,7 +37,7 @@ from ..sources.options import LoadOptions
 from . import claims, loads, reader_process
 from .collector import fewer_collections
 from .early_nodes import EarlyNodes, EarlyWriteFailed
-from .inputs import Input, expand, identity, is_url, sha256_of
+from .inputs import Input, expand, identity, is_url, sha256_of, shown
 from .spool import Spool
 from .writer import (Writer, WriteStats, agreement_conflicts, ensure_schema,
                      identity_conflicts)
@@ -84,6 +84,7 @@ class LoadResult:
             "skipped": self.report.get("skipped", {}),
             "unknown": self.report.get("unknown", {}),
             "warnings": self.report.get("warnings", []),
+            "warning_count": self.report.get("warning_count", 0),
             "seconds": round(self.seconds, 3),
             "error": self.error,
             "changes": self.changes,
@@ -307,7 +308,10 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Sp
         if agree is not None:
             return _conflicts(writer, spool, lid, report, agree)
         found = _duplicates(writer, spool, lid, report)
-        return found, found
+        only = _only_of(spool, found)
+        if only:
+            report.extra["nodes_only_of_duplicates"] = len(only)
+        return found | only, found
 
     if not began:
         duplicates, cut_off = refused()
@@ -406,6 +410,38 @@ def _report_conflicts(driver, database, tag: str, report: LoadReport) -> None:
     report.extra["conflicting_claims"] = len({row["of"] for row in found})
 
 
+def _only_of(spool: Spool, refused: set[str]) -> set[str]:
+    """The nodes of ``spool`` that hang off refused nodes only (the user, host, program and
+    build of a duplicate XALT record): not written either, so a refused record leaves nothing
+    of itself in the graph. With the refused nodes taken out, the input's nodes fall into
+    connected parts; a part that touched a refused node and holds no run of its own (a
+    kind declared ``run``) goes with it. Memory holds the input's uids (only when a node was
+    refused)."""
+    if not refused:
+        return set()
+    parent: dict[str, str] = {}
+
+    def root(uid: str) -> str:
+        parent.setdefault(uid, uid)
+        while parent[uid] != uid:
+            parent[uid] = parent[parent[uid]]
+            uid = parent[uid]
+        return uid
+
+    touched: set[str] = set()
+    for edge in spool.iter_edges():
+        ends = [u for u in (edge.start, edge.end) if u not in refused]
+        if len(ends) == 2:
+            parent[root(ends[0])] = root(ends[1])
+        elif len(ends) == 1:
+            touched.add(ends[0])
+    anchored = {root(n.uid) for n in spool.iter_nodes()
+                if n.uid not in refused and n.kind.run}
+    gone = {root(uid) for uid in touched} - anchored
+    return {uid for uid in list(parent) if root(uid) in gone} | {
+        uid for uid in touched if root(uid) in gone}
+
+
 def _conflicts(writer: Writer, spool: Spool, lid: str, report: LoadReport,
                source: str) -> tuple[set[str], set[str]]:
     """For an input that may name nodes other loads wrote but never change them (a PROV
@@ -482,7 +518,23 @@ def each_input(paths: Iterable[str | os.PathLike], source: str,
             progress("start", {"path": item.path,
                                "format": item.format.name if item.format else None})
         try:
-            result, done = load_one(item)
+            try:
+                result, done = load_one(item)
+            except (LineageError, Neo4jError, DriverError, MemoryError):
+                raise  # a parse error (below), the server, the graph: not this input's alone
+            except OSError as exc:  # it could not be read: reported, the others are loaded
+                if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                    raise
+                result, done = first_result(item), {}
+                result.status = "unreadable"
+                result.error = f"cannot be read ({exc.strerror or exc}): not loaded"
+            except Exception as exc:  # a reader failed on it: this input fails, not the load
+                error = WholeInputError(redact_url(shown(item.path)), None,
+                                        "an input its reader can read",
+                                        f"{type(exc).__name__}: {shown(str(exc))[:300]}")
+                error.result = first_result(item)
+                error.result.status, error.result.error = "failed", str(error)
+                raise error from exc
         except ParseError as exc:
             if fail_fast or not hasattr(exc, "result"):
                 raise
