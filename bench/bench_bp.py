@@ -13,7 +13,7 @@ from pathlib import Path
 import gen_bp
 import harness
 
-SIZES = {"smoke": 2_000, "default": 200_000, "large": 1_200_000}
+SIZES = {"smoke": 500, "default": 200_000, "large": 1_200_000}
 
 
 def prepare(size: int, folder: Path, options: dict) -> dict:
@@ -22,11 +22,5 @@ def prepare(size: int, folder: Path, options: dict) -> dict:
     return {"paths": [str(path)]}
 
 
-def measure(size: int, prepared: dict) -> dict:
-    with harness.connect() as lin:
-        lin.reset(force=True)
-        return harness.load_figures(lin, prepared["paths"])
-
-
 if __name__ == "__main__":
-    harness.main(__doc__, "bp", measure, SIZES, prepare)
+    harness.main(__doc__, "bp", harness.load_emptied, SIZES, prepare)

@@ -14,7 +14,7 @@ from pathlib import Path
 import gen_bp
 import harness
 
-SIZES = {"smoke": 20, "default": 2_500}
+SIZES = {"smoke": 5, "default": 2_500}
 
 
 def prepare(size: int, folder: Path, options: dict) -> dict:

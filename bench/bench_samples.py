@@ -22,11 +22,5 @@ def prepare(size: int, folder: Path, options: dict) -> dict:
     return {"paths": [str(corpus / "samples" / name) for name in FOLDERS[:size]]}
 
 
-def measure(size: int, prepared: dict) -> dict:
-    with harness.connect() as lin:
-        lin.reset(force=True)
-        return harness.load_figures(lin, prepared["paths"])
-
-
 if __name__ == "__main__":
-    harness.main(__doc__, "samples", measure, SIZES, prepare)
+    harness.main(__doc__, "samples", harness.load_emptied, SIZES, prepare)

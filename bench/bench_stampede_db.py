@@ -14,7 +14,7 @@ from pathlib import Path
 import gen_stampede_db
 import harness
 
-SIZES = {"smoke": 100, "default": 30_000, "large": 150_000}
+SIZES = {"smoke": 20, "default": 30_000, "large": 150_000}
 
 
 def prepare(size: int, folder: Path, options: dict) -> dict:
@@ -23,11 +23,5 @@ def prepare(size: int, folder: Path, options: dict) -> dict:
     return {"paths": [str(path)]}
 
 
-def measure(size: int, prepared: dict) -> dict:
-    with harness.connect() as lin:
-        lin.reset(force=True)
-        return harness.load_figures(lin, prepared["paths"])
-
-
 if __name__ == "__main__":
-    harness.main(__doc__, "stampede_db", measure, SIZES, prepare)
+    harness.main(__doc__, "stampede_db", harness.load_emptied, SIZES, prepare)

@@ -18,13 +18,13 @@ import gen_bp
 import gen_xalt
 import harness
 
-SIZES = {"smoke": 20, "default": 1_000, "fleet": 100_000}
+SIZES = {"smoke": 5, "default": 1_000, "fleet": 100_000}
 
 
 def prepare(size: int, folder: Path, options: dict) -> dict:
     gen_xalt.write_runs(folder / "runs", size)
     holding = folder / "holding.bp"
-    gen_bp.generate(holding, 500 if size <= SIZES["smoke"] else 20_000)
+    gen_bp.generate(holding, 100 if size <= SIZES["smoke"] else 20_000)
     return {"runs": str(folder / "runs"), "holding": str(holding)}
 
 

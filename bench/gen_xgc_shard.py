@@ -16,8 +16,9 @@ provDB writes it. What the counts say about the shape, and how it is built:
   5 io steps each, every step's stack rooted at its own ``.TAU application`` frame (as the
   samples' step 6 is);
 - 1,104 groups of 6 records (2,290 anomalies, the rest normal executions of the same
-  function kept beside them, with the samples' counter lists), each group under one parent frame at the end of a chain of
-  frames: deep call stacks (8-17 frames) whose frames are the executions outside windows;
+  function kept beside them; the samples' counter lists), each group under one parent frame
+  at the end of a chain of frames: deep call stacks (6-17 frames, 12 in the middle; the
+  samples' hold 3-6) whose frames are the executions outside windows;
 - 21-execution windows around each record's event, overlapping within a group so that the
   window links are 48,512; an anomaly's next execution is its own callee (as in the samples);
 - communication windows: 1,073 MPI messages on the executions of every sixth group, sent to
@@ -251,30 +252,35 @@ def write(path: Path, scale: float = 1.0) -> int:
 
 
 # ------------------------------------------------------------------ the counts, as loaded
-def loaded_counts(by_collection: dict[str, list[dict]]) -> dict[str, int]:
-    """What loading these records gives, in :data:`REAL_SHARD`'s words, by lineage's own
-    Chimbuko reader (``parse_records``, one collection at a time as a shard is read), counting
-    nodes by uid and relationships by their ends and key (as the graph merges them)."""
-    from lineage.sources.base import LoadReport
-    from lineage.sources.chimbuko.mapping import parse_records
-
+def tally(lineage_records) -> dict[str, int]:
+    """The graph's counts of lineage records (nodes by uid, relationships by their ends and
+    key, as the graph merges them), in :data:`REAL_SHARD`'s words."""
     nodes: dict[str, set] = {}
     edges: dict[str, set] = {}
-    report = LoadReport("stand-in", "chimbuko-unqlite")
-    for name, recs in by_collection.items():
-        for rec in parse_records(recs, report, collection=name):
-            if hasattr(rec, "rel"):
-                edges.setdefault(rec.rel.name, set()).add((rec.start, rec.end, rec.key))
-            else:
-                nodes.setdefault(rec.kind.label, set()).add(rec.uid)
-    return {"anomalies": len(by_collection["anomalies"]),
-            "normal executions": len(by_collection["normalexecs"]),
-            "metadata records": len(by_collection["metadata"]),
-            "executions": len(nodes.get("FunctionExecution", ())),
+    for rec in lineage_records:
+        if hasattr(rec, "rel"):
+            edges.setdefault(rec.rel.name, set()).add((rec.start, rec.end, rec.key))
+        else:
+            nodes.setdefault(rec.kind.label, set()).add(rec.uid)
+    return {"executions": len(nodes.get("FunctionExecution", ())),
             "caller links": len(edges.get("CALLED_BY", ())),
             "window links": len(edges.get("FOLLOWED_BY", ())),
             "messages": len(edges.get("SENT_MESSAGE", ())),
             "ranks": len(nodes.get("Rank", ())), "functions": len(nodes.get("Function", ()))}
+
+
+def loaded_counts(by_collection: dict[str, list[dict]]) -> dict[str, int]:
+    """What loading these records gives, in :data:`REAL_SHARD`'s words, by lineage's own
+    Chimbuko reader (``parse_records``, one collection at a time as a shard is read)."""
+    from lineage.sources.base import LoadReport
+    from lineage.sources.chimbuko.mapping import parse_records
+
+    report = LoadReport("stand-in", "chimbuko-unqlite")
+    graph = tally(rec for name, recs in by_collection.items()
+                  for rec in parse_records(recs, report, collection=name))
+    return {"anomalies": len(by_collection["anomalies"]),
+            "normal executions": len(by_collection["normalexecs"]),
+            "metadata records": len(by_collection["metadata"]), **graph}
 
 
 def main() -> None:

@@ -79,6 +79,13 @@ def load_figures(lin, paths: list[str]) -> dict:
             "elements_per_s": elements / seconds}
 
 
+def load_emptied(size: int, prepared: dict) -> dict:
+    """A ``measure``: empty the graph, then :func:`load_figures` of ``prepared["paths"]``."""
+    with connect() as lin:
+        lin.reset(force=True)
+        return load_figures(lin, prepared["paths"])
+
+
 def peak_rss_mib() -> dict:
     """Peak resident memory of this process and of its largest finished child, MiB."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
