@@ -15,20 +15,22 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from pathlib import Path
 
-from . import analysis, loads, model, status_labels, templates
+from .query import analysis, templates
+from . import model
+from .load import loads, status_labels
 from .errors import LineageError, TemplateError
-from .connection import Graph, Page, page_of
-from .connection import Settings as ConnectionSettings
-from .settings import LoadOptions, Settings
+from .server.connection import Graph, Page, page_of
+from .server.connection import Settings as ConnectionSettings
+from .config.settings import LoadOptions, Settings
 from .private_file import write_private
 from .redact import redact_url
 
 if TYPE_CHECKING:  # the pipeline and the writer are loaded by the calls that load or reset,
     # so that a query from the command line does not import them (README: CLI start-up)
-    from .pipeline import LoadResult, Progress
+    from .load.pipeline import LoadResult, Progress
 
 
-#: Query names answered in Python over a template's rows (see :mod:`lineage.analysis`).
+#: Query names answered in Python over a template's rows (see :mod:`lineage.query.analysis`).
 COMPUTED = tuple(analysis.COMPUTED)
 log = logging.getLogger("lineage.api")
 EXPORT_CHUNK = 10_000  # node uids per query while an export streams
@@ -211,8 +213,8 @@ class Lineage:
                                     options=options, fail_fast=fail_fast)
                 status_labels.refresh_quietly(self.graph.driver, self.graph.database)
                 return results
-            from .pipeline import load as _load
-            from .writer import Writer
+            from .load.pipeline import load as _load
+            from .load.writer import Writer
 
             writer = Writer(self.graph.driver, self.graph.database)
             paths = list(paths)
@@ -347,7 +349,7 @@ class Lineage:
     def reset(self, force: bool = False) -> int:
         """Delete every node and relationship (the schema stays); returns nodes deleted.
 
-        Refuses (:class:`~lineage.loads.BusyError`, naming the input and the writing
+        Refuses (:class:`~lineage.load.loads.BusyError`, naming the input and the writing
         process) while a load is writing; ``force=True`` interrupts such loads first: each
         removes what it wrote and fails with :class:`~lineage.errors.LoadInterrupted`.
         """
@@ -367,7 +369,7 @@ class Lineage:
                 "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS",
             ):
                 session.run(statement).consume()
-        from .writer import ensure_schema
+        from .load.writer import ensure_schema
 
         ensure_schema(self.graph.driver, self.graph.database)
         return before
@@ -375,21 +377,21 @@ class Lineage:
     def why(self, uid: str) -> dict:
         """Why a Pegasus workflow or job, a Swift script run or an XALT execution failed:
         ``{uid, kind, status, problems}``, each problem with its status, exit code or signal,
-        host and the error lines of its output first (see :mod:`lineage.why`).
+        host and the error lines of its output first (see :mod:`lineage.answers.why`).
 
         >>> lin.why("pegasus:workflow:f84f05fc-a8d0-42b5-bac5-52d6f41a77e3")["problems"][0]["causes"]  # doctest: +SKIP
         ['Unable to instantiate Transformation Catalog ...']
         """
-        from .why import why
+        from .answers.why import why
 
         return why(self, uid)
 
     def diff(self, first: str, second: str) -> dict:
         """What differs between two runs of one kind (Pegasus workflows, Swift script runs,
         XALT executions, Chimbuko program runs; linked wholes across systems): ``{kind, first, second, differences}``, each difference a
-        row ``{aspect, name, first, second}``, most telling first (see :mod:`lineage.diff`);
+        row ``{aspect, name, first, second}``, most telling first (see :mod:`lineage.answers.diff`);
         ``Rows(result["differences"]).to_pandas()`` gives a DataFrame."""
-        from .diff import diff
+        from .answers.diff import diff
 
         return diff(self, first, second)
 
@@ -470,7 +472,7 @@ class Lineage:
         >>> lin.export("pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556", "wf.json")  # doctest: +SKIP
         'wf.json'
         """
-        from . import exchange  # imported when used: it keeps the CLI's start-up short
+        from .answers import exchange  # imported when used: it keeps the CLI's start-up short
 
         if fmt != "openlineage" and fmt not in exchange.FORMATS:  # before any query
             raise ValueError(f"format {fmt!r}: expected one of "
@@ -481,7 +483,7 @@ class Lineage:
             uids.update(dict.fromkeys(self.subgraph_uids(one, depth, links=links)))
         every = list(uids)
         if fmt == "openlineage":
-            from . import openlineage
+            from .answers import openlineage
 
             for one in starts:
                 if model.RUN_LABEL not in self.query("node", uid=one)[0]["labels"]:
@@ -492,7 +494,8 @@ class Lineage:
                                      self.query("subgraph_edges", uids=every), starts, output)
         nodes = (row for start in range(0, len(every), EXPORT_CHUNK)
                  for row in self.stream("nodes", uids=every[start:start + EXPORT_CHUNK]))
-        return exchange.write(nodes, self.stream("subgraph_edges", uids=every), output, fmt)
+        return exchange.write(nodes, self.stream("subgraph_edges", uids=every), output, fmt,
+                              roots=starts)
 
     # ----------------------------------------------------------- reports
     def report(self, uid: str, output: str | os.PathLike, **options) -> str:
@@ -526,7 +529,7 @@ def connect(settings: Settings | None = None, start_managed: bool = True,
     server that is not running is an error).
 
     ``settings`` default to the profile file's and the environment's, read once
-    (:class:`lineage.settings.Settings`); ``profile`` picks a named profile of the file.
+    (:class:`lineage.config.settings.Settings`); ``profile`` picks a named profile of the file.
 
     >>> lin = lineage.connect(profile="cluster")             # doctest: +SKIP
     """

@@ -7,7 +7,7 @@
 #     package's one C part (NetLogger lines, optional for users, hatch_build.py) is compiled
 #     then, so the test suite needs a C compiler and Python's headers;
 #  3. the Neo4j server jars, resolved once into ~/.cache/lineage-explorer, and a class-data-
-#     sharing archive of them (lineage/class_archive.py: faster server starts);
+#     sharing archive of them (lineage/server/class_archive.py: faster server starts);
 #  4. for the test suite, .venv-oracle with pegasus-wms (Pegasus's own Stampede loader,
 #     pegasus-statistics and pegasus-analyzer code, the oracle of tests/test_pegasus_oracle.py);
 #     its own virtualenv because pegasus-wms pins SQLAlchemy 1.3 and lineage needs 2.x.
@@ -58,7 +58,7 @@ python3 -m venv .venv
 .venv/bin/python -c 'from lineage import server; print("setup: Neo4j jars in", server.install())'
 # the server's classes in one class-data-sharing archive (once: ~45 s, 140 MB next to the
 # jars): every later start of the managed server is ~1.5x faster; without it, starts as before
-.venv/bin/python -m lineage.class_archive >/dev/null && echo "setup: class archive built" \
+.venv/bin/python -m lineage.server class-archive >/dev/null && echo "setup: class archive built" \
   || echo "setup: no class archive (the server starts without it, slower)" >&2
 if [ "${LINEAGE_SETUP_TEST_TOOLS:-1}" = 1 ]; then
   python3 -m venv .venv-oracle

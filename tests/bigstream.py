@@ -12,7 +12,7 @@ from typing import Iterable, Iterator
 
 from lineage.sources.base import LoadReport
 from lineage.sources.pegasus.bp import parse
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 
 
 def job_lines(xwf: str, jobs: Iterable[int], reverse: bool = False) -> Iterator[str]:

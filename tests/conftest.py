@@ -18,7 +18,7 @@ import pytest
 
 from lineage import server
 from lineage.api import Lineage
-from lineage.connection import Graph, Settings
+from lineage.server.connection import Graph, Settings
 
 from .corpus import CORPUS, MISSING, ORACLES, REPO, SAMPLES, needs_corpus  # noqa: F401
 

@@ -29,6 +29,11 @@ ORACLES = CORPUS / "oracles"
 MISSING = (f"the real samples are not in {SAMPLES}: put the shared corpus beside the checkout "
            "(../shared/samples) or set LINEAGE_CORPUS to the folder holding samples/")
 needs_corpus = pytest.mark.skipif(not SAMPLES.is_dir(), reason=MISSING)
+#: the prov package's own PROV-JSON test documents (oracles/README.md)
+PROV_SUITE = ORACLES / "prov-suite"
+needs_prov_suite = pytest.mark.skipif(
+    not PROV_SUITE.is_dir(), reason=f"the prov package's test documents are not in {PROV_SUITE}: "
+    "put the shared corpus beside the checkout or set LINEAGE_CORPUS")
 
 
 def first(folder: str, pattern: str) -> Path:
@@ -44,7 +49,7 @@ def first(folder: str, pattern: str) -> Path:
 
 def inputs() -> list:
     """Every input of the real samples as the loader walks them (none without the corpus)."""
-    from lineage.pipeline import expand
+    from lineage.load.inputs import expand
 
     return [i for i in expand([SAMPLES]) if i.format is not None] if SAMPLES.is_dir() else []
 
@@ -79,7 +84,11 @@ def derived() -> Path:
     - ``chimbuko/provdb.0.unqlite``: the real v0 records in an UnQLite shard, as Chimbuko's
       provDB writes it;
     - ``prov/blackdiamond-4.0.prov.json``: blackdiamond-4.0.bp's graph as ``lineage export``
-      writes it (PROV-JSON), made from the parsed records without a server.
+      writes it (PROV-JSON), made from the parsed records without a server;
+    - ``prov/blackdiamond-4.0.provn``: its first 15 nodes and their relationships as
+      ``lineage export --format prov-n`` writes them (small: the fuzz tests parse it often);
+    - ``prov/blackdiamond-4.0.provx``: that PROV-N document as the ``prov`` package writes it
+      in PROV-XML (another tool's document, for the PROV-XML reader).
     """
     out = scratch() / "derived"
     if SAMPLES.is_dir():
@@ -129,8 +138,8 @@ def _chimbuko_shard(out: Path) -> None:
 
 
 def _prov_json(out: Path) -> None:
-    from lineage import exchange
-    from lineage.records import Edge, Node
+    from lineage.answers import exchange
+    from lineage.model.records import Edge, Node
     from lineage.sources import registry
     from lineage.sources.base import LoadReport
 
@@ -151,3 +160,11 @@ def _prov_json(out: Path) -> None:
     edges = {k: e for k, e in edges.items() if e["source"] in nodes and e["target"] in nodes}
     out.parent.mkdir(parents=True, exist_ok=True)
     exchange.write(list(nodes.values()), list(edges.values()), out, "prov-json")
+    few = dict(list(nodes.items())[:15])
+    provn = out.with_suffix("").with_suffix(".provn")
+    exchange.write(list(few.values()), [e for e in edges.values() if e["source"] in few
+                                        and e["target"] in few], provn, "prov-n")
+    from prov.model import ProvDocument
+
+    ProvDocument.deserialize(str(provn), format="provn").serialize(
+        str(out.with_suffix("").with_suffix(".provx")), format="xml")

@@ -12,6 +12,7 @@ import re
 import shutil
 import sqlite3
 import subprocess
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,50 @@ PEGASUS = SAMPLES / "pegasus"
 BLACKDIAMOND_BP = PEGASUS / "blackdiamond-4.0.bp"
 FAIL_DB = PEGASUS / "process_wf_failure.stampede.db"
 HIER_DB = PEGASUS / "hierarchical_wf_success.stampede.db"
+
+
+#: wf.plan keys from workflow columns (what monitord puts on the event).
+PLAN_KEYS = {"wf_uuid": "xwf.id", "dax_label": "dax.label", "dax_version": "dax.version",
+             "dax_file": "dax.file", "dag_file_name": "dag.file.name",
+             "submit_hostname": "submit.hostname", "submit_dir": "submit.dir",
+             "planner_version": "planner.version", "user": "user",
+             "planner_arguments": "argv"}
+
+
+def bp_time(seconds) -> str:
+    """An epoch time as a BP timestamp.
+
+    >>> bp_time(0)
+    '1970-01-01T00:00:00.000000Z'
+    """
+    return datetime.fromtimestamp(float(seconds), timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def plan_event(wf) -> str:
+    """The wf.plan line monitord sends for a ``workflow`` row (a root workflow)."""
+    def quoted(value) -> str:
+        return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    keys = " ".join(f"{key}={quoted(wf[column])}" for column, key in PLAN_KEYS.items()
+                    if wf[column] is not None)
+    return (f"ts={bp_time(wf['timestamp'])} event=stampede.wf.plan {keys} "
+            f"root.xwf.id={wf['wf_uuid']}")
+
+
+def with_plan(static_bp: Path, db: Path, tmp_path: Path) -> Path:
+    """A planner's ``.static.bp`` as monitord sends it: after the run's ``wf.plan`` (which
+    monitord makes from braindump.txt; here from the run's root ``workflow`` row in ``db``)."""
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    try:
+        plans = [plan_event(wf) for wf in
+                 conn.execute("SELECT * FROM workflow WHERE parent_wf_id IS NULL")]
+    finally:
+        conn.close()
+    stream = tmp_path / static_bp.name
+    stream.write_text("\n".join(plans) + "\n" + static_bp.read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    return stream
 
 
 def run_oracle(*args) -> dict:
@@ -69,6 +114,42 @@ def restarted_and_held_db(tmp_path: Path) -> Path:
     """)
     conn.commit()
     conn.close()
+    return db
+
+
+def signalled_task_db(tmp_path: Path) -> Path:
+    """process_wf_failure.stampede.db with the last attempt of task ID0000001 (ls) killed by
+    signal 9 (raw wait status 9) instead of exiting with code 2: a task that pegasus-statistics
+    counts failed."""
+    db = tmp_path / "signalled.stampede.db"
+    shutil.copy(FAIL_DB, db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE invocation SET exitcode = 9 WHERE invocation_id = 5")
+    return db
+
+
+def retried_subworkflow_db(tmp_path: Path) -> Path:
+    """hierarchical_wf_success.stampede.db whose sub-workflow job
+    (pegasus-plan_diamond_subworkflow, a dax job) failed once before it planned and ran the
+    sub-workflow: a first attempt (submit seq 5) whose pre script (the planner) exited 1,
+    the successful attempt renumbered 16."""
+    db = tmp_path / "retried-subworkflow.stampede.db"
+    shutil.copy(HIER_DB, db)
+    with sqlite3.connect(db) as conn:
+        conn.executescript("""
+            UPDATE job_instance SET job_submit_seq = 16 WHERE job_instance_id = 5;
+            INSERT INTO job_instance (job_instance_id, job_id, job_submit_seq, sched_id, site,
+                                      multiplier_factor, exitcode)
+                 VALUES (27, 13, 5, NULL, 'local', 1, 256);
+            INSERT INTO jobstate VALUES (27, 'PRE_SCRIPT_STARTED', 1677920400, 1, NULL);
+            INSERT INTO jobstate VALUES (27, 'PRE_SCRIPT_TERMINATED', 1677920409, 2, NULL);
+            INSERT INTO jobstate VALUES (27, 'PRE_SCRIPT_FAILED', 1677920409, 3, NULL);
+            INSERT INTO invocation (invocation_id, wf_id, job_instance_id, task_submit_seq,
+                                    start_time, remote_duration, exitcode, transformation,
+                                    executable)
+                 VALUES (51, 1, 27, -1, 1677920400, 9, 256, 'dagman::pre',
+                         '00/00/pegasus-plan_diamond_subworkflow.pre.sh');
+        """)
     return db
 
 
@@ -120,6 +201,8 @@ STATISTICS_COLUMNS = {
     "subworkflows_total": ("sub_workflows", "total"),
     "subworkflows_succeeded": ("sub_workflows", "succeeded"),
     "subworkflows_failed": ("sub_workflows", "failed"),
+    "subworkflows_incomplete": ("sub_workflows", "incomplete"),
+    "subworkflow_retries": ("sub_workflows", "retries"),
     "workflow_wall_time": (None, "workflow_wall_time"),
     "cumulative_job_wall_time": (None, "cumulative_job_wall_time"),
     "cumulative_job_wall_time_submit_side": (None, "submit_side_job_wall_time"),

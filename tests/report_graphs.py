@@ -4,8 +4,8 @@ strings), with the facts the tests check derived from how they are built."""
 from __future__ import annotations
 
 from lineage import model
-from lineage.records import Edge, Node
-from lineage.writer import Writer, ensure_schema
+from lineage.model.records import Edge, Node
+from lineage.load.writer import Writer, ensure_schema
 
 HOSTILE = [
     "<script>alert(1)</script>",

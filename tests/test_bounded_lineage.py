@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from lineage import templates
+from lineage.query import templates
 
 from .conftest import SAMPLES
 from .corpus import needs_corpus

@@ -7,9 +7,10 @@ import urllib.request
 
 import pytest
 
-from lineage import server, templates
-from lineage.examples import example_values
-from lineage.report import grass, guide
+from lineage import server
+from lineage.query import templates
+from lineage.query.examples import example_values
+from lineage.browser import grass, guide
 
 from .browser import chromium, screenshot
 from .conftest import SAMPLES
@@ -229,12 +230,13 @@ def test_browser_draws_path_examples_in_the_guide_style(test_state_dir, guide_gr
         page = _login(context, info, server.password(test_state_dir))
         for name in ("ancestors_paths", "chimbuko/anomaly_call_stack_paths"):
             frame = _run_example(page, name)
-            assert _wait_for(page, lambda: frame.locator("g.node").count() > 0, 60), \
+            assert _wait_for(page, lambda frame=frame: frame.locator("g.node").count() > 0, 60), \
                 f"{name}: Browser drew no graph"
             template = templates.get(name)
             rows = _run(guide_graph, template, _guide_params(guide_graph, template)).records
             expected = {n.element_id for r in rows for n in r["path"].nodes}
-            assert _wait_for(page, lambda: frame.locator("g.node").count() >= len(expected), 30)
+            assert _wait_for(page, lambda frame=frame, expected=expected:
+                             frame.locator("g.node").count() >= len(expected), 30)
             drawn = _drawn(guide_graph, frame)
             for labels, fill in drawn:  # the stylesheet's colour, not Browser's palette
                 assert fill == grass.colour_of(labels).lower(), (labels, fill)
@@ -267,12 +269,12 @@ def test_path_templates_stay_bounded_on_a_wide_diamond(lin):
     """12 layers of 10 fully connected jobs (10**11 paths, 121 nodes): the ``*_paths``
     templates send Browser each kept node's edges once, never a path per route."""
     width, layers = 10, 12
-    rows = [{"uid": f"d:{l}:{i}"} for l in range(layers) for i in range(width)]
+    rows = [{"uid": f"d:{layer}:{i}"} for layer in range(layers) for i in range(width)]
     rows += [{"uid": "d:top"}, {"uid": "d:bottom"}]
     lin.graph.run("UNWIND $rows AS r CREATE (:Lineage:Activity:Job {uid: r.uid, name: r.uid})",
                   {"rows": rows}, write=True)
-    edges = [{"a": f"d:{l}:{i}", "b": f"d:{l + 1}:{j}"}
-             for l in range(layers - 1) for i in range(width) for j in range(width)]
+    edges = [{"a": f"d:{layer}:{i}", "b": f"d:{layer + 1}:{j}"}
+             for layer in range(layers - 1) for i in range(width) for j in range(width)]
     edges += [{"a": "d:top", "b": f"d:0:{i}"} for i in range(width)]
     edges += [{"a": f"d:{layers - 1}:{i}", "b": "d:bottom"} for i in range(width)]
     lin.graph.run("UNWIND $rows AS r MATCH (a:Lineage {uid: r.a}), (b:Lineage {uid: r.b}) "

@@ -44,6 +44,7 @@ def test_the_wheel_has_the_compiled_reader_when_it_can(tmp_path, compiler):
     names = zipfile.ZipFile(wheel).namelist()
     assert "lineage/sources/pegasus/netlogger.py" in names
     assert "lineage/_cypher/ancestors.cypher" in names
+    assert "lineage/sources/pegasus/cypher/failed_jobs.cypher" in names
     if compiler == "present":
         assert len(compiled_files(wheel)) == 1
         assert not wheel.name.endswith("-py3-none-any.whl"), wheel.name  # a platform wheel

@@ -24,13 +24,15 @@ import pytest
 
 from lineage import server
 from lineage.api import Lineage
-from lineage.bulk import (ARRAY_DELIMITER, BulkRefused, _FoldingSpool, _Graph, csv_field,
-                          write_csv)
-from lineage.connection import Graph, Settings
+from lineage.bulk import BulkRefused, admin
+from lineage.bulk.csv import ARRAY_DELIMITER, csv_field, write_csv
+from lineage.bulk.fold import FoldedGraph, FoldingStore
+from lineage.load.spool import Spool
+from lineage.server.connection import Graph, Settings
 from lineage.errors import LineageError
-from lineage.pipeline import expand, parse_to_spool
+from lineage.load.pipeline import parse_to_spool
 from lineage.sources.base import LoadReport
-from lineage.writer import WriteStats, ensure_schema
+from lineage.load.writer import WriteStats, ensure_schema
 
 from . import graphcheck
 from .conftest import SAMPLES, TEST_STATE
@@ -88,7 +90,7 @@ def _summary(results) -> list[tuple]:
 def _import_id_types(monkeypatch, node_files: list[str] | None = None) -> list[str]:
     """The ``--id-type`` of each neo4j-admin import from now on (and the names of its node
     files, into ``node_files``)."""
-    used, real = [], server.import_full
+    used, real = [], admin.import_full
 
     def noting(*args, **kwargs):
         used.append(kwargs["id_type"])
@@ -96,20 +98,20 @@ def _import_id_types(monkeypatch, node_files: list[str] | None = None) -> list[s
             node_files.extend(path.name for path in args[1])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(server, "import_full", noting)
+    monkeypatch.setattr(admin, "import_full", noting)
     return used
 
 
 @needs_corpus
 def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin, monkeypatch):
-    import lineage.bulk
+    from lineage.bulk import csv as bulk_csv
 
     bulk_lin.reset(force=True)
     normal = lin.load(INPUTS)
     node_files: list[str] = []
     id_types = _import_id_types(monkeypatch, node_files)
-    monkeypatch.setattr(lineage.bulk, "FORK_RELATIONSHIPS", 1)  # two writers, as at 10^6,
-    monkeypatch.setattr(lineage.bulk, "SHAPE_FILE_ROWS", 50)  # with kinds of files of their own
+    monkeypatch.setattr(bulk_csv, "FORK_RELATIONSHIPS", 1)  # two writers, as at 10^6,
+    monkeypatch.setattr(bulk_csv, "SHAPE_FILE_ROWS", 50)  # with kinds of files of their own
     bulk = bulk_lin.load(INPUTS, bulk=True)
     assert id_types == ["integer"]  # numbered nodes; no number is left as a property:
     # some kinds' nodes written by the relationships' writer, the rest here
@@ -152,12 +154,12 @@ def test_bulk_gives_the_graph_a_normal_load_gives(lin, bulk_lin, monkeypatch):
 @needs_corpus
 def test_a_bulk_load_past_its_memory_budget_gives_the_same_graph(lin, bulk_lin, monkeypatch):
     """Folded on disk, partition by partition, past 1,000 elements in memory."""
-    from lineage import bulk
-    from lineage.settings import LoadOptions
+    from lineage.bulk.spill import Fold
+    from lineage.sources.options import LoadOptions
 
     spilled = []
-    real = bulk._Fold._to_disk
-    monkeypatch.setattr(bulk._Fold, "_to_disk",
+    real = Fold._to_disk
+    monkeypatch.setattr(Fold, "_to_disk",
                         lambda self, *a: spilled.append(len(self.in_memory)) or real(self, *a))
     bulk_lin.reset(force=True)
     state = server.ServerPaths.under(BULK_STATE).root
@@ -326,13 +328,13 @@ def test_an_import_with_no_stop_begun_before_ends_with_the_server_all_up(bulk_li
     awaited, real_await = [], server.await_started
     monkeypatch.setattr(server, "await_started",
                         lambda *args, **kwargs: awaited.append(1) or real_await(*args, **kwargs))
-    graph = _Graph()
+    graph = FoldedGraph()
     graph.nodes["host:h"] = [["Lineage", "Host"], {"kind": "Host", "name": "h"}, ["t:1"]]
     work = server.ServerPaths.under(BULK_STATE).root / "bulk-by-hand"
     work.mkdir()
     try:
         files = write_csv(graph, work)
-        server.import_full(BULK_STATE, files.nodes, files.relationships, ARRAY_DELIMITER,
+        admin.import_full(BULK_STATE, files.nodes, files.relationships, ARRAY_DELIMITER,
                            report=work / "import.report", id_type=files.id_type)
         assert awaited == [1]
         with urllib.request.urlopen(server.status(BULK_STATE)["browser_url"],
@@ -395,7 +397,7 @@ def test_each_row_gets_the_header_of_its_own_value_types(tmp_path):
     """A property name typed one way in a file stays so: a long and a double, a boolean,
     string and double lists of one name go to files of their own (a header kept per names
     alone would type the second row wrongly); rows of other names share the first file."""
-    graph = _Graph()
+    graph = FoldedGraph()
     rows = {"n:1": 3, "n:2": 2.5, "n:3": True, "n:4": ["a"], "n:5": [1.5], "n:6": 4}
     for uid, value in rows.items():
         graph.nodes[uid] = [["Lineage", "LineageEntity"], {"kind": "Dataset", "x": value},
@@ -425,7 +427,7 @@ def test_rare_row_shapes_share_one_file_and_its_columns(tmp_path):
     """Columns are the union of the rare shapes' properties; a row's fields sit under its
     own columns, the ones it lacks left empty (in between) or out (at the end), which
     neo4j-admin reads as no value."""
-    graph = _Graph()
+    graph = FoldedGraph()
     graph.nodes["a"] = [["Lineage"], {"kind": "Job", "p": "1", "q": 2}, ["t:1"]]
     graph.nodes["b"] = [["Lineage"], {"kind": "Job", "r": True}, ["t:1"]]
     graph.nodes["c"] = [["Lineage"], {"kind": "Job", "q": 5, "r": False, "z": "x,\"y\""},
@@ -451,10 +453,10 @@ def test_rare_row_shapes_share_one_file_and_its_columns(tmp_path):
 def test_a_common_row_shape_gets_a_file_of_its_own(tmp_path, monkeypatch):
     """A shape with SHAPE_FILE_ROWS rows is written to a file of its own (its rows before
     and after that point), the rarer ones to the shared file; every row once."""
-    from lineage import bulk
+    from lineage.bulk import csv as bulk
 
     monkeypatch.setattr(bulk, "SHAPE_FILE_ROWS", 3)
-    graph = _Graph()
+    graph = FoldedGraph()
     for n in range(7):  # 7 of one shape, interleaved with 2 of others
         graph.nodes[f"j{n}"] = [["Lineage"], {"kind": "Job", "q": n}, ["t:1"]]
         if n in (1, 5):
@@ -474,14 +476,15 @@ def test_a_common_row_shape_gets_a_file_of_its_own(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------ the first input's fold
-def _folded_both_ways(item) -> tuple[_Graph, WriteStats, _Graph, WriteStats]:
+def _folded_both_ways(item) -> tuple[FoldedGraph, WriteStats, FoldedGraph, WriteStats]:
     """One input folded while it is read (the first input of a bulk load) and from its
     spool afterwards (every later one)."""
     report = LoadReport(item.path, item.format.name)
-    eager = _Graph()
-    spool = parse_to_spool(item, report, _FoldingSpool(eager, "t"))
-    eager_stats = spool.stats
-    later = _Graph()
+    eager = FoldedGraph()
+    store = FoldingStore(eager, "t")
+    parse_to_spool(item, report, Spool(store=store))
+    eager_stats = store.stats
+    later = FoldedGraph()
     spool = parse_to_spool(item, LoadReport(item.path, item.format.name))
     try:
         later_stats, _ = later.add_input(spool, "t", "p:", report)
@@ -504,17 +507,22 @@ def test_relationships_read_before_their_ends_keep_their_order(tmp_path):
     the last one's properties win, as when folded after the input; one whose end never
     comes is unresolved."""
     from lineage import model
-    from lineage.pipeline import Input
-    from lineage.records import Edge, Node
+    from lineage.load.inputs import Input
+    from lineage.model.records import Edge, Node
     from lineage.sources.base import Format
 
     job, wf, user = (model.NODE_KINDS[k] for k in ("Job", "Workflow", "User"))
     part_of, by = model.REL_TYPES["PART_OF"], model.REL_TYPES["WAS_ASSOCIATED_WITH"]
-    j = lambda n: Node(job, job.uid("w", f"j{n}"), {"job_id": f"j{n}", "xwf_id": "w"})
-    edge = lambda n, key: Edge(part_of, job.uid("w", f"j{n}"), wf.uid("w"), {}, key)
-    ran_by = lambda site, key: Edge(by, wf.uid("w"), user.uid("u"), {"site": site}, key)
+    def j(n):
+        return Node(job, job.uid("w", f"j{n}"), {"job_id": f"j{n}", "xwf_id": "w"})
 
-    def parse(path, report):  # the spool folds 1,000 rows at a time (pipeline._CHUNK)
+    def edge(n, key):
+        return Edge(part_of, job.uid("w", f"j{n}"), wf.uid("w"), {}, key)
+
+    def ran_by(site, key):
+        return Edge(by, wf.uid("w"), user.uid("u"), {"site": site}, key)
+
+    def parse(path, report):  # the spool folds 1,000 rows at a time (spool.CHUNK_ROWS)
         yield Node(wf, wf.uid("w"), {"xwf_id": "w"})
         yield ran_by("first", "a")  # the user is not folded yet when this is: waits
         for n in range(3, 1002):  # the first 1,000 relationships go before their ends
@@ -541,8 +549,8 @@ def test_relationships_read_before_their_ends_keep_their_order(tmp_path):
     assert ran == {"a": "second", "b": "other"}
 
 
-def _graph_with_lists() -> _Graph:
-    graph = _Graph()
+def _graph_with_lists() -> FoldedGraph:
+    graph = FoldedGraph()
     for n in range(300):
         graph.nodes[f"n{n}"] = [["Lineage"], {"kind": "Job", "q": n, "e": [] if n % 7 else ["x"]},
                                 ["t:1"]]
@@ -561,7 +569,7 @@ def _row_set(rows) -> list:
 
 
 def test_relationships_written_by_a_forked_child_are_the_same(tmp_path, monkeypatch):
-    from lineage import bulk
+    from lineage.bulk import csv as bulk
 
     alone, forked = _graph_with_lists(), _graph_with_lists()
     (tmp_path / "a").mkdir()
@@ -582,10 +590,10 @@ def test_relationships_written_by_a_forked_child_are_the_same(tmp_path, monkeypa
 def test_the_relationship_child_writes_whole_kinds_of_node_too(tmp_path, monkeypatch):
     """With few relationships the forked writer takes some kinds' nodes, whole; together
     the two write what one process writes."""
-    from lineage import bulk
+    from lineage.bulk import csv as bulk
 
-    def graph() -> _Graph:
-        g, jobs, hosts = _Graph(), ["Lineage", "Job"], ["Lineage", "Host"]
+    def graph() -> FoldedGraph:
+        g, jobs, hosts = FoldedGraph(), ["Lineage", "Job"], ["Lineage", "Host"]
         for n in range(400):
             g.nodes[f"j{n}"] = [jobs, {"q": n, "r": "x", "s": 1.5, "t": [n]}, ["t:1"]]
             g.nodes[f"h{n}"] = [hosts, {"name": f"h{n}", "e": [] if n % 3 else ["x"]}, ["t:1"]]
@@ -627,9 +635,9 @@ def test_the_files_with_line_breaks_in_fields_are_named(tmp_path, monkeypatch, f
     """Only they are read by neo4j-admin the slower, multi-line way: a kind's own file, a
     file of rarer rows, and a relationships' file with a break (CR alone too), by either
     writer; and the others are not named."""
-    from lineage import bulk
+    from lineage.bulk import csv as bulk
 
-    g, jobs, hosts, rare = _Graph(), ["Lineage", "Job"], ["Lineage", "Host"], ["Lineage", "File"]
+    g, jobs, hosts, rare = FoldedGraph(), ["Lineage", "Job"], ["Lineage", "Host"], ["Lineage", "File"]
     for n in range(300):
         g.nodes[f"j{n}"] = [jobs, {"out": "ok\n" if n == 250 else "ok"}, ["t:1"]]
         g.nodes[f"h{n}"] = [hosts, {"name": f"h{n}"}, ["t:1"]]
@@ -649,7 +657,7 @@ def test_the_files_with_line_breaks_in_fields_are_named(tmp_path, monkeypatch, f
 
 
 def test_an_error_in_the_relationship_child_is_raised_here(tmp_path, monkeypatch):
-    from lineage import bulk
+    from lineage.bulk import csv as bulk
 
     monkeypatch.setattr(bulk, "FORK_RELATIONSHIPS", 1)
     graph = _graph_with_lists()
@@ -659,7 +667,7 @@ def test_an_error_in_the_relationship_child_is_raised_here(tmp_path, monkeypatch
 
 
 def test_a_killed_relationship_child_is_an_error(tmp_path, monkeypatch):
-    from lineage import bulk
+    from lineage.bulk import csv as bulk
 
     monkeypatch.setattr(bulk, "FORK_RELATIONSHIPS", 1)
     monkeypatch.setattr(bulk, "_write_edges",  # runs in the child only
@@ -669,7 +677,7 @@ def test_a_killed_relationship_child_is_an_error(tmp_path, monkeypatch):
 
 
 def test_without_a_second_process_one_writes_both(tmp_path, monkeypatch):
-    from lineage import bulk
+    from lineage.bulk import csv as bulk
 
     monkeypatch.setattr(bulk, "FORK_RELATIONSHIPS", 1)
 
@@ -693,7 +701,7 @@ def test_folded_elements_share_no_list_or_dict_they_change():
     and the property need not be declared here.)"""
     from lineage import model
     labels = list(model.kind("Job").labels)
-    graph, stats = _Graph(), WriteStats()
+    graph, stats = FoldedGraph(), WriteStats()
     a, b = "pegasus:job:w:a", "pegasus:job:w:b"
     graph.fold_nodes([("Job", a, {"job_id": "a"}, ()), ("Job", b, {"job_id": "b"}, ())],
                      "t:1", stats)
@@ -718,15 +726,15 @@ def test_leftovers_of_a_killed_bulk_load_go_unless_a_live_one_holds_the_server(t
     import json
     import socket
 
-    from lineage.bulk import _remove_leftovers
+    from lineage.bulk import remove_leftovers
 
     paths = server.ServerPaths.under(tmp_path)
     paths.root.mkdir(parents=True)
     leftover = paths.root / "bulk-abc"
     leftover.mkdir()
     paths.bulk_mark.write_text(json.dumps({"pid": os.getppid(), "host": socket.gethostname()}))
-    _remove_leftovers(paths)  # a live process holds the server: its files may be in use
+    remove_leftovers(paths)  # a live process holds the server: its files may be in use
     assert leftover.is_dir()
     paths.bulk_mark.write_text(json.dumps({"pid": 2**22 + 12345, "host": socket.gethostname()}))
-    _remove_leftovers(paths)  # the mark of a process that is gone
+    remove_leftovers(paths)  # the mark of a process that is gone
     assert not leftover.exists() and paths.bulk_mark.exists()

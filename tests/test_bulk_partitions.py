@@ -1,5 +1,5 @@
 """A bulk load past its memory budget folds on disk, partition by partition
-(lineage.bulk_partitions), into the graph the in-memory fold gives: the same CSV rows, the
+(lineage.bulk.partitions), into the graph the in-memory fold gives: the same CSV rows, the
 same write stats, conflict warnings, tag counts and empty lists per input, whether the
 budget is passed in the middle of the first input or between inputs.
 """
@@ -11,11 +11,14 @@ import os
 
 import pytest
 
-from lineage import bulk_partitions, loads
-from lineage.bulk import _Fold, _Graph
+from lineage.bulk import partitions as bulk_partitions
+from lineage.load import loads
+from lineage.bulk.spill import Fold
+from lineage.load.spool import Spool
 from lineage.model import NODE_KINDS, REL_TYPES
-from lineage.pipeline import Input, expand, first_result, identity, parse_to_spool
-from lineage.records import Edge, Node
+from lineage.load.inputs import Input, expand, identity
+from lineage.load.pipeline import first_result, parse_to_spool
+from lineage.model.records import Edge, Node
 from lineage.sources.base import Format, LoadReport
 
 from .conftest import SAMPLES
@@ -26,13 +29,13 @@ from .corpus import needs_corpus
 
 def _fold(items, budget, directory) -> dict:
     """The bulk load's fold of ``items`` (the calls its loop makes), written as CSV."""
-    fold = _Fold(_Graph(), budget, directory, sum(_size(i) for i in items))
+    fold = Fold(budget, directory, sum(_size(i) for i in items))
     results = []
     for item in items:
         lid = loads.load_id(item.format.name, identity(item))
         report, result = LoadReport(item.path, item.format.name), first_result(item)
-        folding = fold.first_spool(loads.tag_of(lid, 1), f"{lid}:", report)
-        spool = parse_to_spool(item, report, folding)
+        folding = fold.first_store(loads.tag_of(lid, 1), f"{lid}:", report)
+        spool = parse_to_spool(item, report, Spool(store=folding) if folding else None)
         if spool.node_counts or spool.edge_counts:
             fold.add(spool, folding, loads.tag_of(lid, 1), f"{lid}:", report, result)
         spool.close()
@@ -169,8 +172,8 @@ def test_the_first_input_spills_in_its_middle(inputs, tmp_path, monkeypatch):
     """With a budget of 1,000 the made input (3,000 elements) goes to disk while it is read:
     some of its relationships were folded in memory, some waited, the rest came after."""
     spilled = []
-    real = _Fold._to_disk
-    monkeypatch.setattr(_Fold, "_to_disk", lambda self, *a: spilled.append(
+    real = Fold._to_disk
+    monkeypatch.setattr(Fold, "_to_disk", lambda self, *a: spilled.append(
         (len(self.in_memory), len(self.graph.nodes))) or real(self, *a))
     _fold(inputs[:1], 1000, tmp_path)
     assert spilled and spilled[0][0] == 1 and 0 < spilled[0][1] < 1600
@@ -195,17 +198,17 @@ def test_a_first_input_that_fails_after_its_spill_leaves_nothing(inputs, tmp_pat
         yield Node(NODE_KINDS["Job"], "pegasus:job:w:bad", {"no_such_property": 1})
 
     bad = Input(made.path, Format("test", "test", lambda p, h: False, broken), True)
-    fold = _Fold(_Graph(), 1000, tmp_path, 1)
+    fold = Fold(1000, tmp_path, 1)
     report = LoadReport(bad.path, "test")
-    folding = fold.first_spool("t:1", "t:", report)
+    folding = fold.first_store("t:1", "t:", report)
     with pytest.raises(ParseError, match="no_such_property"):
-        parse_to_spool(bad, report, folding)
+        parse_to_spool(bad, report, Spool(store=folding))
     assert folding.partitions is not None  # it had gone to disk
     fold.forget()
     assert fold.empty() and not fold.in_memory and not any(tmp_path.glob("bulk-fold-*"))
     nxt = inputs[1]
     report = LoadReport(nxt.path, nxt.format.name)
-    assert fold.first_spool("u:1", "u:", report) is not None
+    assert fold.first_store("u:1", "u:", report) is not None
 
 
 def test_the_cli_prints_a_pending_input_with_its_folded_counts_in_input_order():
@@ -247,7 +250,7 @@ def test_the_cli_prints_a_pending_input_with_its_folded_counts_in_input_order():
 
 @needs_corpus
 def test_one_process_folds_the_partitions_as_two_do(inputs, in_memory, tmp_path, monkeypatch):
-    from lineage import bulk
+    from lineage.bulk import csv as bulk
 
     forks = []
     monkeypatch.setattr(bulk, "_write_partitions_forked",
@@ -261,7 +264,7 @@ def test_one_process_folds_the_partitions_as_two_do(inputs, in_memory, tmp_path,
 
 
 def _breaking(monkeypatch, name, action):
-    from lineage import bulk
+    from lineage.bulk import csv as bulk
 
     real = getattr(bulk, name)
     calls = []

@@ -9,8 +9,8 @@ from lineage.sources import registry as loaders
 from lineage.errors import ParseError
 from lineage.sources.chimbuko import mapping as chimbuko
 from lineage.sources.base import LoadReport
-from lineage.settings import LoadOptions
-from lineage.records import Edge, Node
+from lineage.config.settings import LoadOptions
+from lineage.model.records import Edge, Node
 
 from . import chimbuko_oracle as oracle
 from .conftest import SAMPLES

@@ -1,4 +1,4 @@
-"""The managed server's class-data-sharing archive (lineage/class_archive.py): a server started
+"""The managed server's class-data-sharing archive (lineage/server/class_archive.py): a server started
 after :func:`build` maps the archive (the JVM took its classes from it, not only was told
 of it), and a stale or damaged archive never keeps the server from starting.
 
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from lineage import class_archive, server
+from lineage.server import class_archive
+from lineage import server
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ def _mapped(pid: int) -> str:
 
 
 def test_a_server_started_after_build_maps_the_archive(own_state):
-    archive = class_archive.build()  # built by scripts/setup.sh; built here if not
+    archive = server.build_class_archive()  # built by scripts/setup.sh; built here if not
     assert archive.is_file() and archive.stat().st_size > 10_000_000
     info = server.start(own_state)
     assert str(archive) in _mapped(info["pid"])

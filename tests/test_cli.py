@@ -101,7 +101,7 @@ def test_verbose_logs_steps_and_never_the_password(lin, cli_env, tmp_path):
     quiet = run(cli_env, "load", BD)
     assert "lineage: INFO" not in quiet.stderr  # warnings only by default
     info = run(cli_env, "-v", "load", BD).stderr
-    assert "INFO lineage.connection: connecting to " + cli_env["NEO4J_URI"] in info
+    assert "INFO lineage.server.connection: connecting to " + cli_env["NEO4J_URI"] in info
     assert "INFO lineage.api: loading 1 input (source auto" in info
     assert f"INFO lineage.api: unchanged {BD} [pegasus-bp]" in info
     assert "DEBUG" not in info
@@ -126,4 +126,4 @@ def test_verbose_logs_steps_and_never_the_password(lin, cli_env, tmp_path):
                                                          "NEO4J_USERNAME")}
     proc = run(env, "--config", str(cfg), "-vv", "stats", "--json")
     assert json.loads(proc.stdout)["nodes"]["Job"] == 14
-    assert secret not in proc.stderr and "lineage.connection: connecting to" in proc.stderr
+    assert secret not in proc.stderr and "lineage.server.connection: connecting to" in proc.stderr

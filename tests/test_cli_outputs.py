@@ -11,7 +11,7 @@ import sys
 
 import networkx as nx
 
-from lineage import templates
+from lineage.query import templates
 from lineage.api import Rows
 
 from .conftest import SAMPLES

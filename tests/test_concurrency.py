@@ -10,10 +10,10 @@ import threading
 
 import pytest
 
-from lineage.connection import Graph
-from lineage.pipeline import load
-from lineage.settings import LoadOptions
-from lineage.writer import Writer
+from lineage.server.connection import Graph
+from lineage.load.pipeline import load
+from lineage.config.settings import LoadOptions
+from lineage.load.writer import Writer
 
 from . import graphcheck
 from .bigstream import expected_size, write_stream

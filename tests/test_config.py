@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lineage.config import ConfigError
-from lineage.settings import Settings
+from lineage.config.profile import ConfigError
+from lineage.config.settings import Settings
 
 from .conftest import run_cli as run
 
@@ -151,7 +151,7 @@ def test_log_lines_mask_registered_secrets_and_url_passwords():
     import io
     import logging
 
-    from lineage import logs
+    from lineage.config import logs
 
     out = io.StringIO()
     handler = logs.setup(1, out)

@@ -11,7 +11,7 @@ import pytest
 
 from lineage import server
 from lineage.api import Lineage
-from lineage.connection import Graph, Settings
+from lineage.server.connection import Graph, Settings
 from lineage.demo.run import report_name
 
 from . import demo_scenario as demo

@@ -1,6 +1,5 @@
 """The same real records through another transport give the same records."""
 
-from pathlib import Path
 
 from lineage.sources import registry as loaders
 from lineage.sources.base import LoadReport

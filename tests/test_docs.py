@@ -21,7 +21,8 @@ import click
 import pytest
 
 import lineage
-from lineage import model, templates
+from lineage import model
+from lineage.query import templates
 from lineage.cli import main as cli_main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -164,7 +165,7 @@ def _option(command: click.Command, name: str) -> click.Parameter | None:
 
 
 def _template_names() -> set[str]:
-    from lineage import analysis  # templates computed in Python (pegasus/critical_path)
+    from lineage.query import analysis  # templates computed in Python (pegasus/critical_path)
 
     return {t.name for t in templates.all_templates()} | set(analysis.COMPUTED)
 

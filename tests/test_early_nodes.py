@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from lineage import loads, pipeline
+from lineage.load import inputs, loads, pipeline
 from lineage.errors import ParseError
-from lineage.settings import LoadOptions
+from lineage.config.settings import LoadOptions
 from lineage.sources import registry
-from lineage.writer import Writer
+from lineage.load.writer import Writer
 
 from . import graphcheck
 from .bigstream import write_stream
@@ -60,7 +60,7 @@ def test_a_second_version_is_read_before_it_is_written(lin, tmp_path):
     """A reload clears what only the earlier version said, node by node, before writing:
     not done while reading (a failure would leave nodes cleared)."""
     stream = write_stream(tmp_path / "run.bp", "wf-v", range(20))
-    item = next(pipeline.expand([stream]))
+    item = next(inputs.expand([stream]))
     assert pipeline.overlapping(item, EARLY, loads.Previous())
     assert not pipeline.overlapping(item, EARLY, loads.Previous(version=1))
     assert not pipeline.overlapping(item, READ_FIRST, loads.Previous())
@@ -93,7 +93,7 @@ class _Gate:
 
         return GatedWriter(self.lin.graph.driver, self.lin.graph.database, batch_size=50)
 
-    def item(self, path: Path, hold_after: int, then=None) -> pipeline.Input:
+    def item(self, path: Path, hold_after: int, then=None) -> inputs.Input:
         """``path`` as an input whose reader, after ``hold_after`` records, waits for the
         gate, then calls ``then()`` (to raise) before reading on."""
         fmt = registry.detect(path, "auto")
@@ -111,7 +111,7 @@ class _Gate:
                     return
                 yield record
 
-        return pipeline.Input(str(path), dataclasses.replace(fmt, parse=held), True)
+        return inputs.Input(str(path), dataclasses.replace(fmt, parse=held), True)
 
 
 @pytest.fixture
@@ -183,30 +183,48 @@ def test_an_interrupt_while_reading_after_early_writes_leaves_nothing(lin, tmp_p
 @needs_corpus
 def test_a_write_failing_in_the_writer_thread_stops_the_reading(lin, tmp_path, other_load):
     """Neo4j refuses a batch (a constraint the model does not have): the reading stops at its
-    next hand-over, the error is the server's, what was written is removed."""
+    next hand-over, the error is the server's, what was written is removed.
+
+    Two synchronisation points make it the same every run, whatever the machine's load: the
+    writer thread takes its first chunk and then waits until the reading is half done (so
+    nothing can fail before; the queue holds the rest of the first half: at most 8,001 node
+    rows, 1,000 to a chunk, 8 chunks waiting); the reading then waits until the writer
+    thread has failed and ended (so its failure is recorded before the next hand-over)."""
     stream = write_stream(tmp_path / "run.bp", "wf-refused", range(2000))
     lin.write("CREATE CONSTRAINT test_early_type IF NOT EXISTS "
               "FOR (j:Job) REQUIRE j.type_desc IS UNIQUE")
-    failed, read = threading.Event(), []
+    half_read, failed, read = threading.Event(), threading.Event(), []
     fmt = registry.detect(stream, "auto")
     total = _records(stream)
 
-    def held(source, report):  # waits, past the first hand-over, for the writer to fail
+    def held(source, report):  # at half: lets the writer go on, waits until it has ended
         for number, record in enumerate(fmt.parse(source, report), 1):
             if number == total // 2:
+                half_read.set()
                 assert failed.wait(60), "the writer thread did not fail"
+                for thread in threading.enumerate():
+                    if thread.name == "lineage-early-nodes":
+                        thread.join(60)
             read.append(number)
             yield record
+
+    def after_half(nodes):  # the writer thread's first node, then a wait for half the input
+        nodes = iter(nodes)
+        for node in nodes:
+            assert half_read.wait(60), "the reading did not get half way"
+            yield node
+            break
+        yield from nodes
 
     class FailureSeen(Writer):
         def write_nodes(self, nodes, tag=None):
             try:
-                return super().write_nodes(nodes, tag)
+                return super().write_nodes(after_half(nodes), tag)
             except Exception:
                 failed.set()
                 raise
 
-    item = pipeline.Input(str(stream), dataclasses.replace(fmt, parse=held), True)
+    item = inputs.Input(str(stream), dataclasses.replace(fmt, parse=held), True)
     try:
         writer = FailureSeen(lin.graph.driver, lin.graph.database, batch_size=3)
         with pytest.raises(Exception) as info:
@@ -223,11 +241,11 @@ def test_a_write_failing_in_the_writer_thread_stops_the_reading(lin, tmp_path, o
 KILLED_LOADER = """
 import dataclasses, os, sys, threading
 from pathlib import Path
-from lineage import pipeline
-from lineage.connection import Graph, Settings
-from lineage.settings import LoadOptions
+from lineage.load import inputs, pipeline
+from lineage.server.connection import Graph, Settings
+from lineage.config.settings import LoadOptions
 from lineage.sources import registry
-from lineage.writer import Writer
+from lineage.load.writer import Writer
 path, half = sys.argv[1], int(sys.argv[2])
 fmt = registry.detect(Path(path), "auto")
 def stuck(source, report):  # reads half, then waits for the kill
@@ -237,7 +255,7 @@ def stuck(source, report):  # reads half, then waits for the kill
         yield record
 graph = Graph.connect(Settings(os.environ["T_URI"], os.environ["T_USER"],
                                os.environ["T_PASSWORD"], os.environ.get("T_DATABASE"), True))
-item = pipeline.Input(path, dataclasses.replace(fmt, parse=stuck), True)
+item = inputs.Input(path, dataclasses.replace(fmt, parse=stuck), True)
 pipeline.load_input(Writer(graph.driver, graph.database, batch_size=50), item,
                     options=LoadOptions(overlap_bytes=0))
 """

@@ -2,13 +2,13 @@
 
 Iterates ``templates.all_templates()``, so templates added for any source are covered with
 no change here. Parameters get example values from the graph when the header's example is a
-uid (``lineage.examples``), else the header's example or default.
+uid (``lineage.query.examples``), else the header's example or default.
 """
 
 import pytest
 
-from lineage import templates
-from lineage.examples import example_values
+from lineage.query import templates
+from lineage.query.examples import example_values
 
 from .conftest import SAMPLES
 from .corpus import needs_corpus
@@ -44,4 +44,5 @@ def test_template_returns_its_header_columns(sample_graph, template):
 def test_every_template_is_covered():
     names = {t.name for t in ALL}
     assert MUST_FIND <= names
-    assert len(names) == len(list(templates.cypher_dir().rglob("*.cypher")))
+    assert len(names) == sum(len(list(folder.rglob("*.cypher")))
+                             for folder in templates.template_dirs().values())

@@ -13,7 +13,6 @@ import stat
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 from pathlib import Path
 
@@ -22,9 +21,9 @@ from neo4j import GraphDatabase
 
 from lineage import server
 from lineage.api import Lineage
-from lineage.connection import Graph, Settings
-from lineage.pipeline import load
-from lineage.writer import Writer
+from lineage.server.connection import Graph, Settings
+from lineage.load.pipeline import load
+from lineage.load.writer import Writer
 
 from . import graphcheck
 from .bigstream import expected_size, write_stream
@@ -80,9 +79,9 @@ def test_state_is_private_even_with_umask_000(own_server):
 
 LOADER = textwrap.dedent("""
     import sys
-    from lineage.connection import Graph, Settings
-    from lineage.pipeline import load
-    from lineage.writer import Writer
+    from lineage.server.connection import Graph, Settings
+    from lineage.load.pipeline import load
+    from lineage.load.writer import Writer
     uri, user, password, path = sys.argv[1:5]
     graph = Graph.connect(Settings(uri, user, password, None, True))
     print("connected", flush=True)

@@ -27,10 +27,10 @@ from lineage.sources.base import LoadReport
 from lineage.sources.pegasus import netlogger
 from lineage.sources.pegasus.netlogger import BPSyntaxError, parse_line, parse_timestamp
 from lineage.sources.pegasus.bp import parse_lines
-from lineage.records import Edge, Node, clean_props
+from lineage.model.records import Edge, Node, clean_props
 
 from .conftest import SAMPLES
-from .netlogger_readers import READERS, reading_with
+from .netlogger_readers import READERS, needs_compiled, reading_with
 from .corpus import derived, needs_corpus
 
 #: LINEAGE_FUZZ_EXAMPLES=5000 searches deeper (a run before a release; CI keeps 200)
@@ -273,6 +273,7 @@ def test_the_string_split_path_agrees_with_the_exact_reader(reader, text):
         assert _outcome(parse_line, text) == _outcome(parse_line_exactly, text)
 
 
+@needs_compiled
 @settings(max_examples=2000, deadline=None)
 @given(text=st.one_of(SPLIT_ALPHABET, BP_ALPHABET, st.text(max_size=120),
                       st.builds(lambda pairs, end: bp_line(pairs, True, " ") + end,
@@ -290,6 +291,7 @@ def test_the_compiled_reader_returns_the_exact_pairs_or_leaves_the_line(text):
 
 
 @needs_corpus
+@needs_compiled
 def test_the_compiled_reader_takes_the_real_streams_lines():
     """On the bundled Pegasus streams the C reader reads nearly every line (so it is the
     one that runs), each to the exact reader's pairs."""

@@ -114,7 +114,8 @@ def test_wrong_types_in_a_stampede_database_are_one_clear_error(tmp_path, column
     import shutil
     import sqlite3
 
-    from lineage.pipeline import Input, parse_to_spool
+    from lineage.load.inputs import Input
+    from lineage.load.pipeline import parse_to_spool
     from lineage.sources import registry
 
     from .conftest import SAMPLES
@@ -180,7 +181,8 @@ def test_a_stampede_database_locked_by_a_writer_is_reported_not_unrecognised(tmp
     import shutil
     import sqlite3
 
-    from lineage.pipeline import Input, parse_to_spool
+    from lineage.load.inputs import Input
+    from lineage.load.pipeline import parse_to_spool
     from lineage.sources import registry
 
     from .conftest import SAMPLES
@@ -203,20 +205,22 @@ def test_a_stampede_database_locked_by_a_writer_is_reported_not_unrecognised(tmp
 def test_a_full_spool_disk_is_one_clear_error(tmp_path, monkeypatch):
     import errno
 
-    from lineage import pipeline
+    from lineage.load import pipeline
+    from lineage.load.inputs import Input
+    from lineage.load.spool import DiskStore
     from lineage.errors import LineageError
     from lineage.sources import registry
 
     from .conftest import SAMPLES
 
-    def no_space(self):  # the spool's first write to disk
+    def no_space(self, rows):  # the spool's first write to disk
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(pipeline._Spool, "_flush_nodes", no_space)
+    monkeypatch.setattr(DiskStore, "put_nodes", no_space)
     path = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
     fmt = registry.detect(path)
     with pytest.raises(LineageError, match="no space left for the spool.*TMPDIR"):
-        pipeline.parse_to_spool(pipeline.Input(str(path), fmt, True),
+        pipeline.parse_to_spool(Input(str(path), fmt, True),
                                 LoadReport(str(path), fmt.name))
 
 
@@ -224,7 +228,6 @@ def test_a_full_spool_disk_is_one_clear_error(tmp_path, monkeypatch):
 def test_deep_nesting_in_xalt_and_monitord_json_is_a_parse_error(tmp_path):
     from lineage.sources import registry
 
-    from .conftest import SAMPLES
 
     deep = "[" * 100_000 + "]" * 100_000
     xalt = tmp_path / "run.deep.json"
@@ -247,8 +250,9 @@ def XALT_RUN_TEXT():
 
 def test_batches_are_bounded_in_bytes_too(lin):
     """300 rows of 200 KB values go in several transactions, not one of 60 MB."""
-    from lineage import model, writer
-    from lineage.records import Node
+    from lineage import model
+    from lineage.load import writer
+    from lineage.model.records import Node
 
     sent = []
     original = writer._write_nodes

@@ -9,9 +9,9 @@ from click.testing import CliRunner
 
 from lineage import cli
 from lineage.demo import campaign
-from lineage.demo.scenario import Binary, Host, Process
+from lineage.sources.scenario import Binary, Host, Process
 from lineage.linking.rules import Inputs, match
-from lineage.settings import LoadOptions
+from lineage.sources.options import LoadOptions
 from lineage.sources.xalt.demo import run_record, signed_text
 from lineage.sources.xalt.mapping import library_uid
 
@@ -42,7 +42,7 @@ def test_scheduler_job_needs_a_second_fact_and_agreeing_host():
     }
     for name, (record, matched) in cases.items():
         links = match(Inputs(xalt=[record], attempts=[attempt]), ["scheduler_job"]).links
-        assert [l.matched for l in links] == ([matched] if matched else []), name
+        assert [link.matched for link in links] == ([matched] if matched else []), name
 
 
 def test_clock_skew_is_a_parameter():
@@ -99,16 +99,16 @@ def test_chimbuko_needs_program_and_host_or_full_path():
     target = x("r", 100, end=200, exec_path="/a/xgc", host="n1")
     chim = {"uid": "c", "hosts": ["n1"], "executables": [], "command_lines": ["/b/xgc -v"],
             "first_start_us": 101_000_000}
-    [l] = match(Inputs(xalt=[target], chimbuko=[chim]), ["instrumented_run"]).links
-    assert (l.start, l.type, l.end, l.matched) == ("c", "RAN_WITHIN", "r",
+    [link] = match(Inputs(xalt=[target], chimbuko=[chim]), ["instrumented_run"]).links
+    assert (link.start, link.type, link.end, link.matched) == ("c", "RAN_WITHIN", "r",
                                                    ("exec_name", "host", "time"))
     elsewhere = {**chim, "hosts": ["n2"]}
     assert not match(Inputs(xalt=[target], chimbuko=[elsewhere]), ["instrumented_run"]).links
     no_host = {**chim, "hosts": []}
     assert not match(Inputs(xalt=[target], chimbuko=[no_host]), ["instrumented_run"]).links
     same_path = {**no_host, "executables": ["/a/xgc"]}
-    [l] = match(Inputs(xalt=[target], chimbuko=[same_path]), ["instrumented_run"]).links
-    assert l.matched == ("exec_path", "time")
+    [link] = match(Inputs(xalt=[target], chimbuko=[same_path]), ["instrumented_run"]).links
+    assert link.matched == ("exec_path", "time")
 
 
 # ------------------------------------------------------------------ on the server
@@ -376,5 +376,5 @@ def test_a_run_without_its_end_record_still_holds_what_started_later():
                   "host": "n1"}
     chim = {"uid": "c", "hosts": ["n1"], "executables": ["/a/xgc"], "command_lines": [],
             "first_start_us": 7_300_000_000}  # two hours later
-    [l] = match(Inputs(xalt=[short, open_ended], chimbuko=[chim]), ["instrumented_run"]).links
-    assert (l.start, l.end) == ("c", "r1")
+    [link] = match(Inputs(xalt=[short, open_ended], chimbuko=[chim]), ["instrumented_run"]).links
+    assert (link.start, link.end) == ("c", "r1")

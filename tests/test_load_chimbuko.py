@@ -8,7 +8,7 @@ import pytest
 import unqlite
 
 from lineage.errors import ParseError
-from lineage.settings import LoadOptions
+from lineage.config.settings import LoadOptions
 from lineage.sources.chimbuko import mapping as chimbuko
 
 from . import chimbuko_oracle as oracle

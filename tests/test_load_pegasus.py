@@ -126,12 +126,12 @@ def test_failed_jobs_template(lin):
     ]
     from lineage.sources.base import LoadReport
     from lineage.sources.pegasus.bp import parse_lines
-    from lineage.writer import Writer, ensure_schema
+    from lineage.load.writer import Writer, ensure_schema
 
     writer = Writer(lin.graph.driver, lin.graph.database)
     ensure_schema(writer.driver)
     recs = list(parse_lines(lines, LoadReport("x", "pegasus-bp")))
-    from lineage.records import Node
+    from lineage.model.records import Node
     writer.write_nodes(r for r in recs if isinstance(r, Node))
     writer.write_edges(r for r in recs if not isinstance(r, Node))
     rows = lin.query("pegasus/failed_jobs", workflow="pegasus:workflow:w")

@@ -81,13 +81,13 @@ def test_start_record_then_end_record_update_one_run(lin, tmp_path):
     lin.load([f_zzz])
     run = one(lin, "MATCH (r:Execution) RETURN r")["r"]
     assert run["uid"] == RUN and run["end_time"] == start + 42.5 and run["run_time"] == 42.5
-    assert run["has_start_record"] and run["has_end_record"] and run["status"] == "ended"
+    assert run["has_start_record"] and run["has_end_record"] and run["status"] == "succeeded"
     assert run["exit_status"] == 0
     ended = graph_fingerprint(lin)
     # a late start record does not undo the end
     lin.load([f_aaa])
     run = one(lin, "MATCH (r:Execution) RETURN r")["r"]
-    assert run["end_time"] == start + 42.5 and run["status"] == "ended"
+    assert run["end_time"] == start + 42.5 and run["status"] == "succeeded"
     assert graph_fingerprint(lin)[:2] == ended[:2]
 
 

@@ -6,9 +6,10 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from lineage import cli, pipeline
-from lineage.settings import LoadOptions
-from lineage.writer import Writer
+from lineage import cli
+from lineage.load import pipeline
+from lineage.config.settings import LoadOptions
+from lineage.load.writer import Writer
 
 from . import graphcheck
 from .conftest import SAMPLES
@@ -101,7 +102,7 @@ def test_a_write_failing_midway_leaves_nothing_of_the_input(lin, options):
               "FOR (j:Job) REQUIRE j.type_desc IS UNIQUE")
     try:
         writer = Writer(lin.graph.driver, lin.graph.database, batch_size=3)
-        with pytest.raises(Exception):
+        with pytest.raises(Exception, match="test_job_status|type_desc"):
             pipeline.load(writer, [BD], options=options)
     finally:
         lin.write("DROP CONSTRAINT test_job_status IF EXISTS")

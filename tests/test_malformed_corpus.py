@@ -17,7 +17,7 @@ import pytest
 from lineage import errors
 from lineage.sources import registry as loaders
 from lineage.sources.base import LoadReport
-from lineage.records import Node, clean_props
+from lineage.model.records import Node, clean_props
 
 from . import graphcheck
 from .conftest import SAMPLES
@@ -222,9 +222,10 @@ def test_an_unstorable_record_fails_before_anything_is_written(lin):
     """Even a loader bug (a value Neo4j cannot store) leaves nothing half-written."""
     from lineage import model
     from lineage.sources.base import Format
-    from lineage.pipeline import Input, load_input
-    from lineage.records import Node as N
-    from lineage.writer import Writer
+    from lineage.load.inputs import Input
+    from lineage.load.pipeline import load_input
+    from lineage.model.records import Node as N
+    from lineage.load.writer import Writer
 
     def parse(path, report):
         for i in range(5000):  # more than one write batch of good records first

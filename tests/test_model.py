@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lineage import model, templates
+from lineage import model
+from lineage.query import templates
 
 from .conftest import SAMPLES
 from .corpus import needs_corpus
@@ -21,7 +22,8 @@ _COMMENT = re.compile(r"//[^\n]*")
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _LABEL = re.compile(r"(?<![\w.$])(?:\w+)?:([A-Z][a-z][A-Za-z]*)\b")
 _REL = re.compile(r"\[\s*\w*\s*:\s*([A-Z_|:\s]+?)\s*[\]{*]")
-_PROP = re.compile(r"\b([a-z_]\w*)\.([a-z_]\w*)\b(?!\s*\()")
+_PROP = re.compile(r"(?<![\w$])([a-z_]\w*)\.([a-z_]\w*)\b(?!\s*\()")
+_MODEL_PARAM = re.compile(r"\$(\w+)\.(\w+)")
 
 #: names that are not graph properties: map keys of rows, records and parameters
 _NOT_ELEMENTS = {"row", "acc", "dp", "e", "x", "m", "entry", "stat", "p", "item", "c", "s",
@@ -59,6 +61,8 @@ def test_templates_read_only_what_the_model_declares(name, text):
         if var in _NOT_ELEMENTS:
             continue
         assert declared_property(prop), f"{name}: {var}.{prop} is declared by no kind"
+    for param, key in _MODEL_PARAM.findall(text):  # $status.failures: the model gives it
+        assert key in templates.MODEL_PARAMETERS[param](), f"{name}: ${param}.{key}"
 
 
 def test_report_and_api_code_spell_no_kind_label():

@@ -1,8 +1,8 @@
 """The model's fast paths give what the full checks give.
 
-``NodeKind.check`` / ``RelType.check`` decide a plain scalar at once (``_scalar_ok``) and
-``NodeKind.uid`` builds common uids without the per-part helpers; both must agree with the
-general rules on every value, including the near misses (bools as integers, integers past
+``NodeKind.check`` / ``RelType.check`` decide a plain scalar at once (``lineage.model.fast``)
+and ``NodeKind.uid`` builds common uids without the per-part helpers; both must agree with the
+reference rules (``lineage.model.types``) on every value, including the near misses (bools as integers, integers past
 64 bits, NaN, str and int subclasses, empty and ``:``/``%``-holding parts).
 """
 
@@ -14,8 +14,9 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lineage.model import _BY_PREFIX, core, kind_of_uid
-from lineage.model.core import INT64, ModelError, NodeKind, Role, escape_part
+from lineage.model import _BY_PREFIX, core, fast, kind_of_uid, types
+from lineage.model.core import NodeKind, Role, escape_part
+from lineage.model.types import INT64, ModelError
 
 
 class _Text(str):
@@ -41,18 +42,18 @@ scalars = st.one_of(
 
 def _reference_ok(value, type_name: str) -> bool:
     """The general rule: the value is of the type and storable."""
-    return core._type_ok(value, type_name) and core._finite(value)
+    return types.type_ok(value, type_name) and types.finite(value)
 
 
 @settings(max_examples=3000, deadline=None)
-@given(value=scalars, type_name=st.sampled_from(core.TYPES))
+@given(value=scalars, type_name=st.sampled_from(types.TYPES))
 def test_scalar_fast_path_agrees_with_the_full_checks(value, type_name):
-    fast = core._scalar_ok(value, type_name)
+    decided = fast.scalar_ok(value, type_name)
     if type(value) in (str, int, float, bool):
-        assert fast is not None
-        assert fast == _reference_ok(value, type_name), (value, type_name)
+        assert decided is not None
+        assert decided == _reference_ok(value, type_name), (value, type_name)
     else:  # lists, tuples, None, subclasses: always the full checks
-        assert fast is None
+        assert decided is None
 
 
 def _reference_uid(kind: NodeKind, *parts) -> str:
@@ -109,6 +110,24 @@ def test_check_keeps_exactly_what_the_rules_allow(props):
         assert KIND.check(props) == normalised
 
 
+@settings(max_examples=2000, deadline=None)
+@given(props=st.dictionaries(st.sampled_from(["s", "n", "f", "l", "x", "b", "j", "c", "fl", "il",
+                                              "bl", "undeclared"]), scalars, max_size=5))
+def test_check_gives_what_its_reference_gives(props):
+    """``NodeKind.check`` (model/fast.py) against ``check_reference`` (model/types.py)."""
+    def outcome(check):
+        try:
+            return check(props)
+        except ModelError as exc:
+            return ("refused", exc.prop)
+
+    fast_answer, reference = outcome(KIND.check), outcome(KIND.check_reference)
+    if isinstance(reference, tuple):  # both refuse; the first bad property may differ
+        assert isinstance(fast_answer, tuple), (props, fast_answer)
+    else:
+        assert fast_answer == reference
+
+
 def test_the_near_misses_by_name():
     """The values a fast path most easily gets wrong, one by one."""
     assert KIND.check({"n": 2**63 - 1}) == {"n": 2**63 - 1}
@@ -137,7 +156,7 @@ def test_the_near_misses_by_name():
     assert INT64[1] == 2**63 - 1
 
 
-REMEMBERING = core.remembering_uid(KIND, size=4)  # small: entries are evicted often
+REMEMBERING = fast.remembering_uid(KIND, size=4)  # small: entries are evicted often
 
 
 @settings(max_examples=2000, deadline=None)
@@ -164,7 +183,7 @@ def test_remembered_uids_are_the_kinds_own(calls, unhashable):
 
 
 def test_one_and_true_never_share_a_remembered_uid():
-    uid = core.remembering_uid(KIND)
+    uid = fast.remembering_uid(KIND)
     assert uid("a", 1, "c") == "test:thing:a:1:c"
     try:
         uid("a", True, "c")
@@ -176,8 +195,8 @@ def test_one_and_true_never_share_a_remembered_uid():
 def test_long_parts_are_built_not_remembered():
     """A hostile input's huge ids must not stay in memory: 8,192 remembered megabyte parts
     would pin gigabytes (memory must stay flat in the input's size)."""
-    uid = core.remembering_uid(KIND, size=16)
-    short, long_part = "a" * core.REMEMBERED_PART_CHARS, "b" * (core.REMEMBERED_PART_CHARS + 1)
+    uid = fast.remembering_uid(KIND, size=16)
+    short, long_part = "a" * fast.REMEMBERED_PART_CHARS, "b" * (fast.REMEMBERED_PART_CHARS + 1)
     assert uid(short, "x", "y") == KIND.uid(short, "x", "y")
     assert uid.cache_info().currsize == 1
     for i in range(5):

@@ -6,7 +6,7 @@ import uuid
 from click.testing import CliRunner
 
 from lineage import cli
-from lineage.openlineage import run_id
+from lineage.answers.openlineage import run_id
 
 from .conftest import SAMPLES
 from .corpus import needs_corpus
@@ -81,3 +81,34 @@ def test_swift_run_outputs_and_a_non_run_refused(lin, tmp_path):
     with pytest.raises(LineageError, match="not a run"):
         lin.export("swift:exec:001-echo-20090316-1711-i7icnjl1:echo-17kp918j",
                    tmp_path / "x.jsonl", fmt="openlineage")
+
+
+def test_a_chimbuko_program_run_starts_when_its_first_rank_started(lin, tmp_path):
+    """A Chimbuko program run exported a 0-byte file, exit 0: it had no start time. Its
+    ranks' TAU ``Starting Timestamp`` says when it started; Chimbuko records no end."""
+    import datetime as dt
+
+    chimbuko = SAMPLES / "chimbuko"
+    lin.load([chimbuko / "provdb_v0_anomalies.json", chimbuko / "provdb_v0_metadata.json"])
+    [run] = lin.query("MATCH (r:ProgramRun) RETURN r.uid AS uid")
+    starts = [int(r["s"]) for r in lin.query(
+        "MATCH (k:Rank)-[:PART_OF]->(:ProgramRun {uid: $uid}) RETURN k.start_timestamp AS s",
+        uid=run["uid"]) if r["s"]]
+    assert starts
+    out = tmp_path / "chimbuko.jsonl"
+    lin.export(run["uid"], out, fmt="openlineage")
+    [start] = read_events(out)
+    assert start["eventType"] == "START" and start["run"]["runId"] == run_id(run["uid"])
+    first = dt.datetime.fromtimestamp(min(starts) / 1e6, dt.timezone.utc)
+    assert dt.datetime.fromisoformat(start["eventTime"].replace("Z", "+00:00")) == first
+
+
+def test_a_run_whose_start_is_unknown_is_an_error_and_no_file(lin, tmp_path, cli_env):
+    """Anomalies without their run's metadata: no rank says when the program started."""
+    lin.load([SAMPLES / "chimbuko" / "provdb_v2_anomalies.json"])
+    [run] = lin.query("MATCH (r:ProgramRun) RETURN r.uid AS uid")
+    out = tmp_path / "none.jsonl"
+    result = CliRunner(env=cli_env).invoke(cli.main, ["export", run["uid"], "--format",
+                                                      "openlineage", "-o", str(out)])
+    assert result.exit_code != 0 and "start is not known" in result.output
+    assert run["uid"] in result.output and not out.exists()

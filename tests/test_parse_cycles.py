@@ -15,10 +15,9 @@ import gc
 
 import pytest
 
-from lineage.pipeline import expand, parse_to_spool
+from lineage.load.pipeline import parse_to_spool
 from lineage.sources.base import LoadReport
 
-from .conftest import SAMPLES
 from .corpus import inputs, needs_corpus
 
 pytestmark = needs_corpus

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 from lineage.sources.base import LoadReport
 from lineage.sources.pegasus import bp, db, jsonl
 

@@ -1,6 +1,5 @@
 """Pegasus BP streams to records, without a database: counts from the real samples."""
 
-from pathlib import Path
 
 import pytest
 
@@ -9,7 +8,7 @@ from lineage.errors import ParseError
 from lineage.sources.registry import detect
 from lineage.sources.base import LoadReport
 from lineage.sources.pegasus.bp import handle_events, parse, parse_lines
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 
 from .conftest import SAMPLES
 from .corpus import needs_corpus

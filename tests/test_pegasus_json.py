@@ -10,7 +10,7 @@ from lineage.sources.base import LoadReport
 from lineage.sources.pegasus.netlogger import parse_line, parse_timestamp
 from lineage.sources.pegasus.bp import parse as parse_bp
 from lineage.sources.pegasus.jsonl import parse as parse_json, parse_json_lines
-from lineage.records import Node
+from lineage.model.records import Node
 
 from .conftest import SAMPLES
 from .corpus import needs_corpus

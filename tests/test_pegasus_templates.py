@@ -80,6 +80,33 @@ def test_statistics_summary(lin):
 
 
 @needs_corpus
+def test_statistics_count_a_task_killed_by_a_signal_as_failed(lin, tmp_path):
+    """exitcode is null when a signal ended the task: the task is failed (pegasus-statistics
+    counts every non-zero raw status failed), not neither failed nor succeeded."""
+    from .pegasus_oracle_compare import signalled_task_db
+
+    lin.load([signalled_task_db(tmp_path)])
+    [s] = lin.query("pegasus/statistics", workflow=FAIL_WF)
+    assert (s["tasks_total"], s["tasks_succeeded"], s["tasks_failed"], s["tasks_incomplete"]) == (
+        1, 0, 1, 0)
+    rows = lin.query("pegasus/transformation_statistics", workflow=FAIL_WF)
+    assert [(r["count"], r["succeeded"], r["failed"]) for r in rows
+            if r["transformation"] == "ls"] == [(2, 0, 2)]
+
+
+@needs_corpus
+def test_statistics_report_subworkflow_retries(lin, tmp_path):
+    """pegasus-statistics' "Sub-Workflows Retries": the extra attempts of sub-workflow jobs."""
+    from .pegasus_oracle_compare import retried_subworkflow_db
+
+    lin.load([retried_subworkflow_db(tmp_path)])
+    [s] = lin.query("pegasus/statistics", workflow=ROOT_WF)
+    assert (s["subworkflows_total"], s["subworkflows_succeeded"], s["subworkflow_retries"],
+            s["subworkflows_incomplete"]) == (1, 1, 1, 0)
+    assert s["job_retries"] == 0
+
+
+@needs_corpus
 def test_transformation_and_host_statistics(lin):
     lin.load([HIER_DB])
     rows = {r["transformation"]: r for r in lin.query("pegasus/transformation_statistics",
@@ -197,11 +224,11 @@ def _hits(plan):
 def test_blocked_by_search_prunes_on_a_wide_diamond(lin):
     """12 layers of 10 fully connected jobs (10**11 paths): the upstream search for the job
     that blocked the never-submitted one must cost in proportion to nodes and edges."""
-    from lineage import templates
+    from lineage.query import templates
 
     width, layers = 10, 12
-    jobs = [{"uid": f"d:{l}:{i}", "status": "failed" if l == layers - 1 else "running"}
-            for l in range(layers) for i in range(width)]
+    jobs = [{"uid": f"d:{layer}:{i}", "status": "failed" if layer == layers - 1 else "running"}
+            for layer in range(layers) for i in range(width)]
     lin.graph.run("CREATE (:Lineage:Activity:Workflow:Run {uid: 'wf:d'})", {}, write=True)
     lin.graph.run("MATCH (w:Workflow {uid: 'wf:d'}) UNWIND $rows AS r "
                   "CREATE (j:Lineage:Activity:Job {uid: r.uid, job_id: r.uid, status: r.status})"
@@ -211,8 +238,8 @@ def test_blocked_by_search_prunes_on_a_wide_diamond(lin):
     lin.graph.run("MATCH (w:Workflow {uid: 'wf:d'}) "
                   "CREATE (:Lineage:Activity:Job {uid: 'd:top', job_id: 'd:top'})-[:PART_OF]->(w)",
                   {}, write=True)
-    edges = [{"a": f"d:{l}:{i}", "b": f"d:{l + 1}:{j}"}
-             for l in range(layers - 1) for i in range(width) for j in range(width)]
+    edges = [{"a": f"d:{layer}:{i}", "b": f"d:{layer + 1}:{j}"}
+             for layer in range(layers - 1) for i in range(width) for j in range(width)]
     edges += [{"a": "d:top", "b": f"d:0:{i}"} for i in range(width)]
     lin.graph.run("UNWIND $rows AS r MATCH (a:Lineage {uid: r.a}), (b:Lineage {uid: r.b}) "
                   "CREATE (a)-[:WAS_INFORMED_BY]->(b)", {"rows": edges}, write=True)

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 from lineage.sources.base import LoadReport
 from lineage.sources.pegasus.bp import parse_lines
 from lineage.sources.pegasus.mapping import KEY_ALIASES, STATE_OF_EVENT

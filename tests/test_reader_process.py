@@ -14,14 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from lineage import model, reader_process
+from lineage import model
+from lineage.load import reader_process
 from lineage.errors import LineageError, ParseError, WholeInputError
-from lineage.pipeline import Input, expand, parse_to_spool
-from lineage.records import Edge, Node
-from lineage.settings import LoadOptions
+from lineage.load.inputs import Input
+from lineage.load.pipeline import parse_to_spool
+from lineage.model.records import Edge, Node
+from lineage.config.settings import LoadOptions
 from lineage.sources.base import Format, LoadReport
 
-from .conftest import SAMPLES
 from .test_malformed_corpus import FILES, IDS, expectation, format_of
 from .corpus import inputs, needs_corpus
 

@@ -6,11 +6,12 @@ import re
 import markupsafe
 
 from lineage import model
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 from lineage.report import build
 from lineage.report.build import collapse, report_data
 from lineage.report.render import vis_network_js
-from lineage.writer import Writer
+from lineage.sources import registry
+from lineage.load.writer import Writer
 
 from .conftest import SAMPLES
 from .report_graphs import HOSTILE, HOSTILE_RUN, write_hostile_run
@@ -37,7 +38,7 @@ def test_workflow_report_draws_parts_and_tables(lin, tmp_path):
     assert drawn_jobs == jobs
     assert data["view"] == "run" and data["collapsed"] is None and data["hierarchical"]
     titles = [t["title"] for t in data["tables"]]
-    assert titles == [t for t, _, _ in build.SECTIONS["Workflow"]]
+    assert titles == [t for t, _, _ in build.sections("Workflow", True)]
     [job_table] = [t for t in data["tables"] if t["title"] == "Jobs"]
     assert {r["job_id"] for r in job_table["rows"]} == jobs
     # every drawn job got its status from the job table, and the DAG edges are drawn
@@ -66,9 +67,9 @@ def test_node_report_is_its_neighbourhood(lin):
 
 
 def test_generic_run_kind_gets_its_parts_table(lin, monkeypatch):
-    """A run kind without a SECTIONS entry (here a Chimbuko program run, its entry taken
-    away: every run kind has one now) lists its parts."""
-    monkeypatch.delitem(build.SECTIONS, "ProgramRun")
+    """A run kind whose source declares no tables for it (here a Chimbuko program run, its
+    tables taken away: every run kind has some now) lists its parts."""
+    monkeypatch.delitem(registry.views().run_sections, "ProgramRun")
     run = "test:programrun:1"
     parts = [f"test:rank:1:{i}" for i in range(3)]
     calls = [f"test:fexec:1:{i}" for i in range(4)]
@@ -78,7 +79,7 @@ def test_generic_run_kind_gets_its_parts_table(lin, monkeypatch):
                   + [Node(model.kind("FunctionExecution"), u, {"name": "MPI_Send"}) for u in calls])
     w.write_edges([Edge(model.PART_OF, u, run) for u in parts]
                   + [Edge(model.PART_OF, u, parts[0]) for u in calls])
-    assert "ProgramRun" not in build.SECTIONS
+    assert "ProgramRun" not in registry.views().run_sections
     data = report_data(lin, run)
     assert [t["title"] for t in data["tables"]] == [build.GENERIC_SECTIONS[0][0]]
     assert data["tables"][0]["total"] == len(parts) + len(calls)

@@ -11,9 +11,9 @@ import time
 import networkx as nx
 
 from lineage import model
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 from lineage.report.build import collapse, data_flow, report_data
-from lineage.writer import Writer
+from lineage.load.writer import Writer
 
 from .browser import chromium, external_requests, screenshot
 from .conftest import SAMPLES

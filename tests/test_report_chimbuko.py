@@ -1,13 +1,13 @@
 """A Chimbuko program run's report: its anomalies table first; a clicked anomaly (a node of the
 graph or a row of the table) shows its call stack and execution window in the details panel,
-from data the page carries (lineage/report/chimbuko_panel.py); anomalies never go into groups."""
+from data the page carries (lineage/sources/chimbuko/report.py); anomalies never go into groups."""
 
 import json
 import time
 
 import pytest
 
-from lineage.report import chimbuko_panel
+from lineage.sources.chimbuko import report as chimbuko_panel
 from lineage.report.build import report_data
 from lineage.humanize import human
 
@@ -81,7 +81,7 @@ def test_the_page_carries_the_most_severe_anomalies(chimbuko_run, monkeypatch):
     [known] = lin.query(SEVERE_CYPHER, run=run)
     assert severities == sorted(severities, reverse=True) and len(severities) == known["n"] > 0
     assert [r["severity"] for r in first["rows"][len(severities):]] == [None] * (21 - known["n"])
-    info = data["chimbuko"]
+    info = data["details"]
     assert info["total"] == first["total"] == 21 and info["limit"] == 5
     assert list(info["anomalies"]) == [r["uid"] for r in first["rows"][:5]]
     a = info["anomalies"][first["rows"][0]["uid"]]

@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from lineage import model
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 from lineage.report.build import report_data
 
 from .browser import chromium, external_requests, screenshot

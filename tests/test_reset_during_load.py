@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from lineage import loads
+from lineage.load import loads
 from lineage.errors import LoadInterrupted
-from lineage.pipeline import load
-from lineage.settings import LoadOptions
-from lineage.writer import Writer
+from lineage.load.pipeline import load
+from lineage.config.settings import LoadOptions
+from lineage.load.writer import Writer
 
 from . import graphcheck
 from .bigstream import write_stream
@@ -126,7 +126,7 @@ def test_the_cli_names_the_interruption(lin, stream, cli_env, tmp_path):
     script = tmp_path / "interrupted_load.py"
     script.write_text(
         "import sys\n"
-        "from lineage import cli, pipeline\n"
+        "from lineage import cli; from lineage.load import pipeline\n"
         "real = pipeline.Writer.write_edges\n"
         "def write_edges(self, edges, tag=None):\n"
         "    with cli._connect() as other:\n"

@@ -3,7 +3,7 @@ the very rows streaming gives: order, nulls in any column, lists, maps, nodes an
 
 import pytest
 
-from lineage import templates
+from lineage.query import templates
 
 from .conftest import SAMPLES
 from .corpus import needs_corpus

@@ -83,7 +83,7 @@ def test_command_lines_lose_their_secrets_word_by_word(tmp_path):
     path = xalt_run_file(tmp_path, {}, first[1], [words for _, words, _ in others])
     props, report = parsed_run(path)
     stored = json.dumps([props["cmdline"], props["process_tree"]])
-    for secret, words, kept in PLANTED_ARGV:
+    for secret, _words, _kept in PLANTED_ARGV:
         assert not leaked(secret, stored), secret
     assert props["cmdline"] == ["/usr/bin/mysql", "-uroot", "-p[redacted]", "prod"]
     tree = json.loads(props["process_tree"])

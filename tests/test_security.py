@@ -20,14 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from lineage import model, templates
+from lineage import model
+from lineage.query import templates
 from lineage.sources import registry as loaders
 from lineage.sources.pegasus import mapping as pc
 from lineage.sources.base import LoadReport
 from lineage.sources.pegasus.netlogger import parse_line
-from lineage.pipeline import Input, load_input
-from lineage.records import Node, clean_props
-from lineage.writer import Writer, ensure_schema
+from lineage.load.inputs import Input
+from lineage.load.pipeline import load_input
+from lineage.model.records import Node, clean_props
+from lineage.load.writer import Writer, ensure_schema
 
 from . import graphcheck
 from .conftest import SAMPLES
@@ -199,6 +201,24 @@ def _hostile_prov(data: bytes) -> bytes:
     return json.dumps(doc, ensure_ascii=False).encode("utf-8")
 
 
+def _hostile_prov_document(path: Path, prov_format: str) -> None:
+    """A PROV-N or PROV-XML document with its elements' string attribute values suffixed,
+    read and written again by the prov package (which escapes them for its format)."""
+    from prov.model import ProvDocument
+
+    doc = ProvDocument.deserialize(str(path), format=prov_format)
+    out = ProvDocument()
+    for namespace in doc.namespaces:
+        out.add_namespace(namespace)
+    for record in doc.get_records():
+        attrs = [(k, v + SUFFIX if (record.is_element() and isinstance(v, str) and v
+                                    and str(k) not in ("lineage:kind", "lineage:uid")
+                                    and not NUMERIC.match(v)) else v)
+                 for k, v in record.attributes]
+        out.new_record(record.get_type(), record.identifier, attrs)
+    out.serialize(str(path), format=prov_format)
+
+
 def _hostile_event(line: bytes) -> bytes:
     """One JSON-lines event with its values suffixed (its ts, event and level kept)."""
     event = json.loads(line)
@@ -216,7 +236,7 @@ def _hostile_sqlite(path: Path) -> None:
     con.create_function("hostile", 1, lambda v: v if not isinstance(v, str) or not v
                         or NUMERIC.match(v) else v + SUFFIX)
     for table in tables:
-        for _, column, ctype, *_ in con.execute(f'PRAGMA table_info("{table}")').fetchall():
+        for _, column, *_ in con.execute(f'PRAGMA table_info("{table}")').fetchall():
             try:
                 con.execute(f'UPDATE "{table}" SET "{column}" = hostile("{column}")')
             except sqlite3.IntegrityError:  # a CHECK constraint (e.g. workflowstate.state)
@@ -278,6 +298,9 @@ def hostile_copy(sample: Path, target: Path) -> Path | None:
         return target
     if b" RUNID id=" in data:
         target.write_bytes(_hostile_swift_log(data))
+        return target
+    if sample.suffix in (".provn", ".provx"):
+        _hostile_prov_document(target, "provn" if sample.suffix == ".provn" else "xml")
         return target
     try:
         target.write_bytes(_hostile_prov(data))

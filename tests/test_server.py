@@ -247,7 +247,7 @@ def test_a_login_locked_by_wrong_passwords_is_tried_again_after_the_lock(neo4j_s
     default; not the managed one): connecting waits the lock out once instead of failing."""
     from neo4j.exceptions import ClientError
 
-    from lineage.connection import RATE_LIMITED, Graph
+    from lineage.server.connection import RATE_LIMITED, Graph
 
     if neo4j_settings.managed:
         pytest.skip("the managed server has no lockout (auth_max_failed_attempts=0); this "

@@ -1,10 +1,11 @@
-"""``:Failed`` is on exactly the nodes whose status is ``failed``, after loads (driver and
+"""``:Failed`` is on exactly the nodes whose status counts as failed, after loads (driver and
 bulk), after a status changes, and after unloads; the Browser stylesheet colours it."""
 
 from __future__ import annotations
 
-from lineage import model, status_labels
-from lineage.report import grass
+from lineage import model
+from lineage.load import status_labels
+from lineage.browser import grass
 
 from .conftest import SAMPLES
 from .corpus import needs_corpus
@@ -16,9 +17,9 @@ BD = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 def _split(lin):
     """(failed uids, uids labelled Failed) in the graph."""
     row = lin.query(
-        "CALL () { MATCH (n:Lineage) WHERE n.status = 'failed' RETURN collect(n.uid) AS failed } "
+        "CALL () { MATCH (n:Lineage) WHERE n.status IN $failed RETURN collect(n.uid) AS failed } "
         "CALL () { MATCH (n:Failed) RETURN collect(n.uid) AS labelled } "
-        "RETURN failed, labelled")[0]
+        "RETURN failed, labelled", failed=sorted(model.FAILED_STATUSES))[0]
     return set(row["failed"]), set(row["labelled"])
 
 
@@ -45,7 +46,7 @@ def test_failed_label_follows_status_through_loads_and_unloads(lin):
 
 
 def test_browser_stylesheet_fills_failed_nodes_in_the_failure_colour():
-    colour = model.STATUSES[model.FAILED_STATUS]
+    colour = model.status.FAILURE_COLOUR
     assert grass.colour_of(["Lineage", "Activity", "Job"]) != colour
     assert grass.colour_of(["Lineage", "Activity", "Job", model.FAILED_LABEL]) == colour
     assert grass.parse(grass.SHIPPED.read_text(encoding="utf-8"))[

@@ -1,5 +1,6 @@
 """Swift logs: parse-level and graph-level counts held to the original importer's rules."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ from lineage.sources import registry as loaders
 from lineage.errors import ParseError
 from lineage.sources.swift import log as swift_log
 from lineage.sources.base import LoadReport
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 
 from .conftest import SAMPLES
 from .swift_oracle import importer_counts
@@ -236,3 +237,52 @@ def test_hostile_bytes_and_crlf_are_read(tmp_path):
     prov = swift_log.read_log(path, LoadReport(str(path), "swift-log"))
     assert prov.datasets[f"{DS}1"].value == "<script>'\"x\ufffd"
     assert list(prov.dataset_in) == [("t-20090316-1711-abc:0", f"{DS}1", "s")]
+
+
+#: What a run without provenance logging or any Swift fact leaves in its log: no provenance
+#: lines, no datasets, no app calls (the words of the lines dropped from a sample).
+FACT_WORDS = (" PARAM ", " CONTAINMENT ", " FILENAME ", " VALUE ", " PROCEDURE ", " OPERATOR ",
+              " FUNCTION", " SCOPE ", "vdl:execute", "vdl:dostage", "FILE_STAGE", " ROOTPATH ",
+              "swift:dataset:")
+
+
+def without_facts(path: Path, tmp_path: Path, finished: bool = True) -> Path:
+    """A sample log as a run without provenance logging and without datasets or app calls
+    writes it (a script that only traces): every fact line dropped, with its continuation
+    lines; the run's lines kept (RUNID, the Swift version, the source file, and, when
+    ``finished``, 'Swift finished with no errors')."""
+    out, dropping = [], False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        entry = line[:4].isdigit()
+        if entry:
+            dropping = any(word in line for word in FACT_WORDS) or (
+                not finished and "Swift finished with no errors" in line)
+        if not dropping:  # an entry's continuation lines go with it
+            out.append(line)
+    bare = tmp_path / path.name
+    bare.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return bare
+
+
+@needs_corpus
+@pytest.mark.parametrize("finished", [True, False], ids=["success", "failure"])
+def test_a_run_without_provenance_lines_is_a_script_run(lin, tmp_path, finished):
+    """A log of a run with no provenance line and no Swift fact is still a run the log
+    names: a ScriptRun with its run id, Swift and CoG versions, final state, start and
+    duration (it loaded as empty)."""
+    bare = without_facts(LOGS[0], tmp_path, finished)
+    text = bare.read_text()
+    assert "RUNID id=" in text and " PARAM " not in text and "swift:dataset:" not in text
+    assert ("Swift finished with no errors" in text) is finished
+    [result] = lin.load([bare])  # strict
+    assert result.status == "loaded"
+    assert any("no provenance lines" in w for w in result.report["warnings"])
+    [run] = lin.query("MATCH (r:ScriptRun:Run) RETURN properties(r) AS p")
+    run = run["p"]
+    stamps = re.findall(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+)(\+\d{4}) ", text, re.M)
+    times = [swift_log.parse_time(stamp, zone) for stamp, zone in stamps]
+    assert (run["run_id"], run["swift_version"], run["cog_version"], run["final_state"],
+            run["start_time"], run["duration"], run["script_filename"]) == (
+        "001-echo-20090316-1711-i7icnjl1", "2522", "2325", "SUCCESS" if finished else "FAIL",
+        times[0], round(times[-1] - times[0], 3), "001-echo.swift")
+    assert lin.query("MATCH (d:Dataset) RETURN count(d) AS n") == [{"n": 0}]

@@ -11,8 +11,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from lineage import exchange, model
-from lineage.records import Edge
+from lineage import model
+from lineage.answers import exchange
+from lineage.model.records import Edge
 from lineage.sources.base import LoadReport
 from lineage.sources.prov.provjson import parse_provjson
 from lineage.sources.swift import db as swift_db
@@ -246,38 +247,49 @@ def parse_document(tmp_path: Path, document: dict):
     return [r for r in records if isinstance(r, Edge)], report
 
 
-def test_relation_attributes_are_kept_or_counted(tmp_path):
+def test_relation_attributes_are_kept(tmp_path):
+    """Another tool's relations keep every attribute: exactly, in ``prov_record`` (which the
+    export writes back), and their time and one role as properties."""
     edges, report = parse_document(tmp_path, FOREIGN)
-    props = {e.rel.name: e.props for e in edges}
-    assert props == {"USED": {"role": "ex:input"}, "WAS_GENERATED_BY": {},
-                     "WAS_ASSOCIATED_WITH": {"role": "operator"}, "WAS_DERIVED_FROM": {}}
+    props = {e.rel.name: e.props for e in edges if e.rel is not model.PART_OF}
+    assert {name: {k: v for k, v in p.items() if k != "prov_record"}
+            for name, p in props.items()} == {
+        "USED": {"role": "ex:input", "time": 1577836800.0, "prov_id": None, "bundle": None},
+        "WAS_GENERATED_BY": {"time": 1577836860.0, "prov_id": None, "bundle": None},
+        "WAS_ASSOCIATED_WITH": {"role": "operator", "prov_id": None, "bundle": None},
+        "WAS_DERIVED_FROM": {"prov_id": None, "bundle": None}}
+    kept = {name: json.loads(p["prov_record"]) for name, p in props.items()}
+    assert kept["USED"]["used"]["_:r"]["ex:note"] == "read twice"
+    assert kept["WAS_GENERATED_BY"]["wasGeneratedBy"]["_:r"]["prov:role"]["$"] == "ex:result"
+    assert kept["WAS_ASSOCIATED_WITH"]["wasAssociatedWith"]["_:r"]["prov:plan"] == "ex:in"
+    assert kept["WAS_DERIVED_FROM"]["wasDerivedFrom"]["_:r"]["prov:activity"] == "ex:run"
     for edge in edges:  # only properties the model declares
-        assert edge.rel.check(edge.props) == edge.props
-    assert report.extra["dropped_relation_attributes"] == {
-        "used prov:time": 1, "used ex:note": 1, "wasGeneratedBy prov:time": 1,
-        "wasGeneratedBy prov:role": 1, "wasAssociatedWith prov:plan": 1,
-        "wasDerivedFrom prov:activity": 1}
-    [warning] = report.warnings
-    assert "6 attributes of PROV relations not kept" in warning
+        assert edge.rel.check(edge.props) == {k: v for k, v in edge.props.items()
+                                              if v is not None}
+    assert "dropped_relation_attributes" not in report.extra and not report.warnings
     assert not report.skipped and not report.unknown
 
 
-def test_several_roles_are_all_counted(tmp_path):
+def test_several_roles_are_all_kept(tmp_path):
     used = {"prov:activity": "ex:run", "prov:entity": "ex:in", "prov:role": ["ex:a", "ex:b"]}
     edges, report = parse_document(tmp_path, dict(FOREIGN, used={"_:u1": used}))
-    assert next(e for e in edges if e.rel.name == "USED").props == {}
-    assert report.extra["dropped_relation_attributes"]["used prov:role"] == 2
+    [props] = [e.props for e in edges if e.rel is model.USED]
+    assert "role" not in props  # not one role: the record holds them
+    assert json.loads(props["prov_record"])["used"]["_:r"]["prov:role"] == ["ex:a", "ex:b"]
+    assert "dropped_relation_attributes" not in report.extra
 
 
-def test_a_document_lineage_wrote_drops_nothing(tmp_path):
-    nodes = [{"uid": "prov:activity:ex:run", "kind": "ProvActivity",
-              "properties": {"identifier": "ex:run"}},
-             {"uid": "prov:entity:ex:in", "kind": "ProvEntity",
-              "properties": {"identifier": "ex:in"}}]
-    edge = {"source": "prov:activity:ex:run", "type": "USED", "target": "prov:entity:ex:in",
-            "properties": {"role": "input", "key": "input"}}
-    document = json.loads(exchange.to_prov(nodes, [edge]).serialize(format="json"))
-    edges, report = parse_document(tmp_path, document)
+def test_a_document_lineage_wrote_drops_nothing(tmp_path, monkeypatch):
+    """Our own (signed) export: relations come back as they were, nothing counted."""
+    monkeypatch.setenv("LINEAGE_HOME", str(tmp_path / "home"))
+    nodes = [{"uid": "xalt:run:r1", "kind": "Execution", "properties": {"uuid": "r1"}},
+             {"uid": "xalt:library:0:/lib/libc.so", "kind": "Library",
+              "properties": {"sha1": "0", "path": "/lib/libc.so"}}]
+    edge = {"source": "xalt:run:r1", "type": "USED", "target": "xalt:library:0:/lib/libc.so",
+            "properties": {"role": "loaded", "key": "libc"}}
+    path = exchange.write(iter(nodes), iter([edge]), tmp_path / "ours.json", "prov-json")
+    report = LoadReport(str(path), "prov-json")
+    edges = [r for r in parse_provjson(path, report) if isinstance(r, Edge)]
     [used] = edges
-    assert used.rel is model.USED and used.props == {"role": "input"} and used.key == "input"
+    assert used.rel is model.USED and used.props == {"role": "loaded"} and used.key == "libc"
     assert "dropped_relation_attributes" not in report.extra and not report.warnings

@@ -10,7 +10,7 @@ from collections import Counter
 import psycopg
 import pytest
 
-from lineage import templates
+from lineage.query import templates
 from lineage.sources.swift import log as swift_log
 from lineage.sources.base import LoadReport
 

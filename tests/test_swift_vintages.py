@@ -16,7 +16,7 @@ import pytest
 from lineage.errors import ParseError
 from lineage.sources.swift import log as swift_log
 from lineage.sources.base import LoadReport
-from lineage.records import Node
+from lineage.model.records import Node
 
 from .conftest import SAMPLES
 from .corpus import needs_corpus
@@ -387,8 +387,23 @@ def test_a_log_with_executions_but_no_param_lines_keeps_them(tmp_path):
 
 
 @needs_corpus
-def test_a_log_with_no_swift_facts_is_empty(tmp_path):
+def test_a_log_that_names_its_run_but_holds_no_fact_is_that_run(tmp_path):
+    """Without its VALUE lines the log holds no Swift fact, but it names its run (RUNID, the
+    Swift version, 'Swift finished with no errors'): the run and its root thread (issue 43)."""
     lines = [ln for ln in lines_of(NO_PARAM) if " VALUE " not in ln]
+    prov, report = read(derived(tmp_path, NO_PARAM, lines))
+    run = prov.run
+    assert (run.id, run.swift_version, run.final_state, run.script_filename) == (
+        "0026-function-param-20090316-1712-akkmuv7f", "2522", "SUCCESS",
+        "0026-function-param.swift")
+    assert list(prov.calls) == [f"{run.id}:R"] and not prov.datasets
+    assert report.extra["provenance"] == "partial"
+
+
+@needs_corpus
+def test_a_log_with_no_run_and_no_swift_facts_is_empty(tmp_path):
+    lines = [ln for ln in lines_of(NO_PARAM) if not any(
+        word in ln for word in (" VALUE ", "RUNID", "swift-r", "Swift finished"))]
     prov, report = read(derived(tmp_path, NO_PARAM, lines))
     assert prov.run is None and report.extra["provenance"] == "none"
     assert list(prov.records()) == []

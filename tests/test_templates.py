@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from lineage import templates
+from lineage.query import templates
 from lineage.errors import TemplateError
 
 from .conftest import SAMPLES
@@ -64,11 +64,11 @@ def test_ancestry_is_proportional_on_a_wide_diamond(lin):
     """A 12-layer, 10-wide fully connected DAG has 10**11 paths but 121 nodes: the template
     must reach every node with database hits in proportion to nodes and edges."""
     width, layers = 10, 12
-    rows = [{"uid": f"d:{l}:{i}"} for l in range(layers) for i in range(width)] + [{"uid": "d:top"}]
+    rows = [{"uid": f"d:{layer}:{i}"} for layer in range(layers) for i in range(width)] + [{"uid": "d:top"}]
     lin.graph.run("UNWIND $rows AS r CREATE (:Lineage:Activity:Job {uid: r.uid, name: r.uid})",
                   {"rows": rows}, write=True)
-    edges = [{"a": f"d:{l}:{i}", "b": f"d:{l + 1}:{j}"}
-             for l in range(layers - 1) for i in range(width) for j in range(width)]
+    edges = [{"a": f"d:{layer}:{i}", "b": f"d:{layer + 1}:{j}"}
+             for layer in range(layers - 1) for i in range(width) for j in range(width)]
     edges += [{"a": "d:top", "b": f"d:0:{i}"} for i in range(width)]
     lin.graph.run("UNWIND $rows AS r MATCH (a:Lineage {uid: r.a}), (b:Lineage {uid: r.b}) "
                   "CREATE (a)-[:WAS_INFORMED_BY]->(b)", {"rows": edges}, write=True)
@@ -88,10 +88,10 @@ _UID_LOOKUP = re.compile(r"\(\s*\w*((?::\w+)+)\s*\{\s*uid\s*:\s*\$\w+\s*\}\s*\)"
 
 
 def test_every_uid_lookup_can_use_the_uid_index():
-    import lineage.report.attempts as attempts
+    import lineage.sources.pegasus.report as attempts
 
     texts = [(t.path, t.text) for t in templates.all_templates()]
-    texts.append(("lineage/report/attempts.py", attempts.ATTEMPTS_CYPHER))
+    texts.append(("lineage/sources/pegasus/report.py", attempts.ATTEMPTS_CYPHER))
     slow = [(str(path), m.group(0)) for path, text in texts for m in _UID_LOOKUP.finditer(text)
             if ":Lineage" not in m.group(1) and ":Load" not in m.group(1)]
     assert slow == []

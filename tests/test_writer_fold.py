@@ -3,19 +3,18 @@ folds them): the graph and the load's counts are those of one row per record."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from lineage import model
-from lineage import writer as writer_module
-from lineage.pipeline import load
-from lineage.records import Edge, Node
-from lineage.writer import Writer
+from lineage.load import writer as writer_module
+from lineage.load.pipeline import load
+from lineage.model.records import Edge, Node
+from lineage.load.writer import Writer
 
 from . import graphcheck
 from .writer_spy import rows_sent as _rows_sent
-from .corpus import needs_corpus
+from .corpus import SAMPLES, needs_corpus
 
-SAMPLES = Path(__file__).resolve().parent.parent / "lineage" / "samples"
+
 
 
 @needs_corpus

@@ -6,9 +6,9 @@ uids) writes by uid instead of onto another node."""
 from __future__ import annotations
 
 from lineage import model
-from lineage.pipeline import load
-from lineage.records import Edge, Node
-from lineage.writer import Writer
+from lineage.load.pipeline import load
+from lineage.model.records import Edge, Node
+from lineage.load.writer import Writer
 
 from . import graphcheck
 from .writer_spy import rows_sent

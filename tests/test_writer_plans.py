@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from lineage import model, writer
-from lineage.records import Node
+from lineage import model
+from lineage.load import node_ids, statements, writer
+from lineage.model.records import Node
 
 from . import graphcheck
 from .conftest import SAMPLES
@@ -27,11 +28,11 @@ def _operators(lin, statement: str, **params) -> list[str]:
     return found
 
 
-WRITES = ([("nodes MERGE", writer.NODE_STATEMENT), ("nodes CREATE", writer.NODE_CREATE_STATEMENT)]
-          + [(f"{rel} MERGE", writer.EDGE_STATEMENTS[rel]) for rel in model.REL_TYPES]
-          + [(f"{rel} keyed MERGE", writer.KEYED_EDGE_STATEMENTS[rel]) for rel in model.REL_TYPES]
+WRITES = ([("nodes MERGE", statements.NODE_STATEMENT), ("nodes CREATE", statements.NODE_CREATE_STATEMENT)]
+          + [(f"{rel} MERGE", statements.EDGE_STATEMENTS[rel]) for rel in model.REL_TYPES]
+          + [(f"{rel} keyed MERGE", statements.KEYED_EDGE_STATEMENTS[rel]) for rel in model.REL_TYPES]
           + [(f"{rel}{' keyed' if keyed else ''} MERGE by id", statement)
-             for (rel, keyed), statement in writer.ID_EDGE_STATEMENTS.items()])
+             for (rel, keyed), statement in node_ids.ID_EDGE_STATEMENTS.items()])
 
 
 @pytest.mark.parametrize("name,statement", WRITES, ids=[w[0] for w in WRITES])
@@ -46,7 +47,7 @@ def test_write_statements_have_no_eager_step(session_lineage, name, statement):
 def test_ends_by_id_are_found_by_id_not_by_the_uid_index(session_lineage, keyed):
     """The relationship statements by id seek each end by its element id (a label on the
     ends would make the planner seek the uid index instead, checked below)."""
-    statement = writer.ID_EDGE_STATEMENTS["PART_OF", keyed]
+    statement = node_ids.ID_EDGE_STATEMENTS["PART_OF", keyed]
     ops = _operators(session_lineage, statement, rows=[], tag="a:2", prefix="a:")
     assert ops.count("NodeByElementIdSeek") == 2, ops
     assert not [op for op in ops if "Index" in op or "Scan" in op], ops

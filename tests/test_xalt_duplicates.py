@@ -3,11 +3,10 @@ counted and reported as duplicates (as XALT's own loader does), never merged."""
 
 import json
 
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 from lineage.sources.base import LoadReport
 from lineage.sources.xalt.syslog import parse_syslog_lines
 
-from .conftest import SAMPLES
 from .xalt_helpers import syslog_lines
 from .corpus import first, needs_corpus
 
@@ -122,7 +121,7 @@ def test_a_run_uuid_reused_in_another_input_is_a_duplicate_not_a_merge(lin, tmp_
     same = tmp_path / "c" / f"run.z.aaa.{uuid}.json"  # the same record again: one run
     same.parent.mkdir()
     same.write_bytes(first.read_bytes())
-    [one], [two], [three] = lin.load([first]), lin.load([second]), lin.load([same])
+    [_], [two], [three] = lin.load([first]), lin.load([second]), lin.load([same])
     assert two.status == "loaded" and two.report["duplicate_uids_of_other_inputs"] == 1
     assert any("/usr/bin/other-program" in w and "duplicate" in w for w in two.report["warnings"])
     assert "duplicate_uids_of_other_inputs" not in three.report

@@ -8,12 +8,12 @@ import pytest
 
 from lineage.sources import registry as loaders
 from lineage.errors import ParseError
-from lineage.settings import LoadOptions, Settings
+from lineage.config.settings import LoadOptions, Settings
 from lineage.sources.base import LoadReport
 from lineage.sources.xalt.jsonfiles import parse_json
 from lineage.sources.xalt.mapping import check_crc, crc16_ccitt, execution_uid
 from lineage.sources.xalt.syslog import parse_syslog, parse_syslog_lines
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 
 from .conftest import SAMPLES
 from .xalt_helpers import (BUILD_UUID, EXE_SHA1, LINK_RT, LINK_S2, RUN_AAA, RUN_UUID, sample_run,
@@ -108,7 +108,7 @@ def test_shared_run_record_maps_to_execution_executable_libraries_and_build():
     assert p["modules"] == raw["envT"]["LOADEDMODULES"].split(":")
     libs = nodes(records, "Library")
     assert len(libs) == len(raw["libA"]) == 9
-    assert {l.props["path"] for l in libs.values()} == {path for path, _ in raw["libA"]}
+    assert {lib.props["path"] for lib in libs.values()} == {path for path, _ in raw["libA"]}
     used = edges(records, "USED")
     assert (run.uid, f"xalt:executable:{EXE_SHA1}") in used
     assert all((run.uid, uid) in used for uid in libs)
@@ -134,9 +134,9 @@ def test_shared_link_record_maps_to_build_and_linked_files():
 def test_unknown_sha1_zero_is_not_a_sha1():
     records, _ = parse(LINK_RT)
     libs = nodes(records, "Library")
-    assert libs and all(l.props.get("sha1") is None for l in libs.values())
+    assert libs and all(lib.props.get("sha1") is None for lib in libs.values())
     # the linker names libgcc.a four times; it is one library
-    assert sum(l.props["path"].endswith("/libgcc.a") for l in libs.values()) == 1
+    assert sum(lib.props["path"].endswith("/libgcc.a") for lib in libs.values()) == 1
 
 
 @needs_corpus
@@ -236,7 +236,7 @@ def test_chunked_syslog_record_assembled_out_of_order():
     expected = {(p, h) for p, h in sample_run()["libA"]} | {
         (p, h) for p, h in json.loads(link)["linkA"] if not p.endswith(".o")}
     assert len(expected) == 22
-    assert {(l.props["path"], l.props["sha1"]) for l in nodes(records, "Library").values()} == expected
+    assert {(lib.props["path"], lib.props["sha1"]) for lib in nodes(records, "Library").values()} == expected
     [build] = nodes(records, "Build").values()
     assert build.props["link_line"][0] == "icc"
     assert report.extra["xalt_syslog"]["records"] == 2

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from lineage import templates
+from lineage.query import templates
 
-from .xalt_helpers import (BUILD_UUID, EXE_SHA1, LINK_RT, LINK_S2, RUN_UUID, sample_run, signed,
+from .xalt_helpers import (BUILD_UUID, EXE_SHA1, LINK_RT, LINK_S2, sample_run, signed,
                            zzz_from_aaa)
 from .corpus import needs_corpus
 

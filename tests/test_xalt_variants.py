@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lineage.records import Edge, Node
+from lineage.model.records import Edge, Node
 from lineage.sources.base import LoadReport
 from lineage.sources.xalt.jsonfiles import detect_json, parse_json
 from lineage.sources.xalt.spellings import ALIASES, KNOWN_KEYS, VALUE_FORMS, Alias

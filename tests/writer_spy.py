@@ -4,7 +4,7 @@ row count; ``only`` keeps the groups whose key it accepts."""
 
 from __future__ import annotations
 
-from lineage import writer as writer_module
+from lineage.load import writer as writer_module
 
 
 def rows_sent(monkeypatch, write: str = "_write_edges", only=lambda key: True) -> list[int]:

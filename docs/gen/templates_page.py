@@ -3,7 +3,7 @@
 Run by mkdocs-gen-files at build time: the hand-written page keeps its introduction and the
 marker line, which becomes one section per template (purpose, parameters with example
 values, what it returns, how to run it). Reads only the template registry's public
-functions (``lineage.templates.all_templates``).
+functions (``lineage.query.templates.all_templates``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import shlex
 
 import mkdocs_gen_files
 
-from lineage import templates
+from lineage.query import templates
 
 PAGE = "reference/templates.md"
 MARKER = "<!-- generated: every template -->"

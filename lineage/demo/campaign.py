@@ -22,7 +22,7 @@ import hashlib
 import time
 import uuid
 
-from .scenario import (AppCall, Attempt, Binary, Build, Campaign, DataFile, Host, InstrumentedRun,
+from ..sources.scenario import (AppCall, Attempt, Binary, Build, Campaign, DataFile, Host, InstrumentedRun,
                        Job, Library, Parent, Process, ScriptRun, SlowCall, Task, WorkflowRun)
 
 T0 = 1715677200.0  # 2024-05-14T09:00:00Z, when the first run starts

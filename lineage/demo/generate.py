@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..sources.registry import DemoFiles, demo_writers
 from . import campaign as _campaign
-from .scenario import Campaign
+from ..sources.scenario import Campaign
 
 
 def generate(directory: Path, campaign: Campaign | None = None) -> dict[str, DemoFiles]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
-from ..sources.registry import DemoFiles
+from ..sources.base import DemoFiles
 from .generate import generate
 from .index import write_index
 
@@ -30,7 +30,7 @@ class DemoResult:
     index: Path | None = None
 
 
-def load_options(written) -> dict:
+def load_options(written: Iterable[DemoFiles]) -> dict:
     """The load options every source's files ask for, merged (two sources asking one
     option two ways is an error: they are read in one load).
 

@@ -1,10 +1,11 @@
 """``lineage link``: connect what Pegasus, Swift, XALT and Chimbuko recorded of the same
 execution, with edges that carry their evidence (see :mod:`.rules` for the rules).
 
-Reads each system's executions through the ``cypher/link/*`` templates, matches them in
-Python (:func:`.rules.match`), then writes what is new or changed and removes links the
-rules no longer find, so running it twice changes nothing and running it after more loads
-links what they added.
+Reads each system's executions through the templates its source names for each role of
+:class:`.rules.Inputs` (``views.link_views``: ``xalt/link_runs``, ``pegasus/link_attempts``,
+...), matches them in Python (:func:`.rules.match`), then writes what is new or changed and
+removes links the rules no longer find, so running it twice changes nothing and running it
+after more loads links what they added.
 
 >>> lineage.connect().link(dry_run=True)["rules"]["scheduler_job"]  # doctest: +SKIP
 {'links': 3, 'made': 3, 'kept': 0, 'updated': 0, 'removed': 0, 'ambiguous': 0, 'candidates': 0}
@@ -16,8 +17,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .. import model, templates
-from ..records import Edge
+from .. import model
+from ..query import templates
+from ..model.records import Edge
+from ..sources import registry
 from .rules import DEFAULT_SKEW, RULES, Ambiguity, Inputs, Link, match
 
 __all__ = ["link", "LinkResult", "RULES", "DEFAULT_SKEW"]
@@ -31,10 +34,7 @@ DELETE r
 RETURN count(*) AS removed
 """
 
-#: The rows each rule needs (template name per :class:`.rules.Inputs` field).
-_VIEWS = {"xalt": "link/xalt_runs", "attempts": "link/pegasus_attempts",
-          "invocations": "link/pegasus_invocations", "swift": "link/swift_app_executions",
-          "chimbuko": "link/chimbuko_runs"}
+#: The roles of :class:`.rules.Inputs` each rule reads.
 _NEEDS = {"scheduler_job": ("xalt", "attempts"), "process": ("xalt", "invocations"),
           "app_process": ("xalt", "swift"), "instrumented_run": ("chimbuko", "xalt"),
           "instrumented_process": ("chimbuko", "invocations"),
@@ -69,17 +69,18 @@ def _key(start: str, type_: str, end: str) -> tuple[str, str, str]:
 
 def link(graph, rules: Iterable[str] | None = None, skew: float = DEFAULT_SKEW,
          dry_run: bool = False) -> LinkResult:
-    """Link executions across systems in ``graph`` (a :class:`lineage.connection.Graph`)."""
+    """Link executions across systems in ``graph`` (a :class:`lineage.server.connection.Graph`)."""
     chosen = list(RULES) if rules is None else list(dict.fromkeys(rules))
-    needed = {view for r in chosen for view in _NEEDS.get(r, ())}
+    needed = {role for r in chosen for role in _NEEDS.get(r, ())}
+    views = registry.views().link_views  # role -> the template of its rows
     clock = time.perf_counter()
-    inputs = Inputs(**{name: _rows(graph, _VIEWS[name]) for name in _VIEWS if name in needed})
+    inputs = Inputs(**{role: _rows(graph, views[role]) for role in views if role in needed})
     existing = {_key(r["start"], r["type"], r["end"]): r
                 for r in _rows(graph, "link/existing", {"rule": None}) if r["rule"] in chosen}
     seconds = {"read": time.perf_counter() - clock}
     clock = time.perf_counter()
     found = match(inputs, chosen, skew)
-    wanted = {_key(l.start, l.type, l.end): l for l in found.links}
+    wanted = {_key(link.start, link.type, link.end): link for link in found.links}
     counts = {r: dict.fromkeys(("links", "made", "kept", "updated", "removed", "ambiguous",
                                 "candidates"), 0) for r in chosen}
     to_write: list[Link] = []
@@ -104,10 +105,11 @@ def link(graph, rules: Iterable[str] | None = None, skew: float = DEFAULT_SKEW,
     seconds["match"] = time.perf_counter() - clock
     clock = time.perf_counter()
     if not dry_run:
-        from ..writer import Writer  # imports the driver: here, so `lineage --help` need not
+        from ..load.writer import Writer  # imports the driver: here, so `lineage --help` need not
 
         Writer(graph.driver, graph.database).write_edges(
-            Edge(model.REL_TYPES[l.type], l.start, l.end, l.props(skew)) for l in to_write)
+            Edge(model.REL_TYPES[link.type], link.start, link.end, link.props(skew))
+            for link in to_write)
         if stale:
             graph.run(REMOVE_LINKS,
                       {"links": [{"start": o["start"], "type": o["type"], "end": o["end"]}

@@ -1,6 +1,6 @@
 """The link rules: which records of different systems are the same execution, in order.
 
-Pure functions over plain rows (as the ``cypher/link/*`` templates return them); nothing
+Pure functions over plain rows (as the sources' link templates return them); nothing
 here talks to Neo4j. Every rule looks candidates up in an index (scheduler job id, program
 name) and checks times by bisection, so matching n runs against m records costs about
 ``(n + m) log m``, never ``n * m``.
@@ -89,7 +89,8 @@ class Ambiguity:
 
 @dataclass
 class Inputs:
-    """The rows of each system (see ``cypher/link/*.cypher`` for their columns)."""
+    """The rows of each role, as the template a source names for it returns them
+    (``views.link_views``: ``xalt/link_runs``, ``pegasus/link_attempts``, ...)."""
 
     xalt: Sequence[dict] = ()
     attempts: Sequence[dict] = ()
@@ -368,7 +369,7 @@ class _Matcher:
         for name in RULES:  # always in this order, whatever order they were asked in
             if name in self.rules:
                 steps[name]()
-        ends = {u for l in self.out.links for u in (l.start, l.end)}
+        ends = {uid for link in self.out.links for uid in (link.start, link.end)}
         for system, rows in vars(self.inputs).items():
             self.out.unlinked[system] = sum(1 for r in rows if r["uid"] not in ends)
         return self.out

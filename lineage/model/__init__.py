@@ -1,8 +1,11 @@
 """The graph model: every node kind, relationship type and relation, declared once.
 
-:mod:`.core` has the building blocks, :mod:`.prov` the relations every source shares,
-:mod:`.common` the hosts and users every source shares; each source declares its own kinds
-and relations in ``lineage/sources/<source>/model.py``. This module collects them all:
+:mod:`.core` has the building blocks (with the property types of :mod:`.types`, checked
+fast by :mod:`.fast`), :mod:`.status` the outcomes, :mod:`.prov` the relations every source
+shares, :mod:`.common` the hosts and users every source shares, :mod:`.links` the links
+between sources, :mod:`.records` the nodes and relationships readers yield; each source
+declares its own kinds and relations in ``lineage/sources/<source>/model.py``. This module
+collects them all (the one place the model looks up at the sources):
 loaders build records from these declarations, the writer derives its statements and the
 schema from them, templates and reports read kind names, colours and captions from them, and
 the test suite checks that nothing writes or reads a label, relationship or property that is
@@ -26,18 +29,22 @@ import importlib
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .common import HOST, LOAD_PROPS, OTHER_STATUS_COLOUR, STATUSES, USER
-from .core import (BASE_LABEL, FAILED_LABEL, FAILED_STATUS, LOAD_LABEL, MAX_INDEXED_BYTES, MAX_UID_CHARS, RUN_LABEL,
-                   ModelError, NodeKind, Relation, RelType, Role, bounded_uid, escape_part,
-                   remembering_uid)
+from .common import HOST, LOAD_PROPS, USER
+from .core import (BASE_LABEL, FAILED_LABEL, LOAD_LABEL, MAX_INDEXED_BYTES, MAX_UID_CHARS,
+                   RUN_LABEL, NodeKind, Relation, RelType, Role, bounded_uid, escape_part)
+from .fast import remembering_uid
+from .types import ModelError
+from .status import FAILED_STATUSES, OTHER_STATUS_COLOUR, PROBLEM_STATUSES, STATUSES
 from .prov import (HAD_MEMBER, INSTANCE_OF, LINEAGE_RELS, PART_OF, USED, WAS_ASSOCIATED_WITH,
                    WAS_DERIVED_FROM, WAS_GENERATED_BY, WAS_INFORMED_BY, WAS_STARTED_BY)
 from . import common as _common
+from . import links as _links
 from . import prov as _prov
 
 __all__ = [
-    "BASE_LABEL", "RUN_LABEL", "LOAD_LABEL", "FAILED_LABEL", "FAILED_STATUS", "Role", "NodeKind", "RelType", "Relation",
-    "ModelError", "HOST", "USER", "STATUSES", "OTHER_STATUS_COLOUR", "LOAD_PROPS",
+    "BASE_LABEL", "RUN_LABEL", "LOAD_LABEL", "FAILED_LABEL", "Role", "NodeKind", "RelType",
+    "Relation", "ModelError", "HOST", "USER", "STATUSES", "FAILED_STATUSES",
+    "PROBLEM_STATUSES", "OTHER_STATUS_COLOUR", "LOAD_PROPS",
     "USED", "WAS_GENERATED_BY", "WAS_INFORMED_BY", "WAS_DERIVED_FROM", "HAD_MEMBER",
     "WAS_ASSOCIATED_WITH", "WAS_STARTED_BY", "PART_OF", "INSTANCE_OF", "LINEAGE_RELS",
     "NODE_KINDS", "REL_TYPES", "RELATIONS", "ROLE_LABELS", "ALL_LABELS", "kind",
@@ -47,10 +54,12 @@ __all__ = [
 
 
 def _collect():
-    from ..sources import SOURCES
+    """Every source's model (``<package>.model`` of each source package) and the links
+    between them: the one place the model looks up at the sources."""
+    from ..sources import packages
 
-    modules = [_common] + [importlib.import_module(f"lineage.sources.{name}.model")
-                           for name in SOURCES] + [importlib.import_module("lineage.model.links")]
+    modules = [_common] + [importlib.import_module(f"{package}.model")
+                           for package in packages()] + [_links]
     kinds: dict[str, NodeKind] = {}
     rels: dict[str, RelType] = {r.name: r for r in _prov.REL_TYPES}
     relations: list[Relation] = []
@@ -64,6 +73,8 @@ def _collect():
                 raise ValueError(f"relationship type {r.name} is declared twice")
             rels[r.name] = r
         relations.extend(module.RELATIONS)
+    relations.extend(Relation(rel, kinds[start], kinds[end], doc)
+                     for rel, start, end, doc in _links.LINKS if start in kinds and end in kinds)
     return MappingProxyType(kinds), MappingProxyType(rels), tuple(relations)
 
 

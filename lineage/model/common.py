@@ -1,10 +1,8 @@
-"""Kinds every source shares (hosts and users, one node each whoever names them), the
-outcome vocabulary with its colours, and the properties of the ``:Load`` bookkeeping node.
+"""Kinds every source shares (hosts and users, one node each whoever names them) and the
+properties of the ``:Load`` bookkeeping node.
 
 >>> HOST.uid("nid00042"), USER.uid("alice")
 ('host:nid00042', 'user:alice')
->>> sorted(STATUSES)[:2]
-['failed', 'held']
 """
 
 from __future__ import annotations
@@ -25,18 +23,6 @@ USER = NodeKind(
 
 KINDS = (HOST, USER)
 RELATIONS = ()
-
-#: The outcome of an activity, as every source's ``status`` property spells it, and the
-#: colour reports draw it in.
-STATUSES = MappingProxyType({
-    "succeeded": "#2ca02c",
-    "failed": "#d62728",
-    "held": "#ff7f0e",
-    "running": "#1f77b4",
-    "incomplete": "#9edae5",
-    "unsubmitted": "#c7c7c7",
-})
-OTHER_STATUS_COLOUR = "#999999"
 
 #: Properties of a ``:Load`` node (one per input: a file path or a database URL).
 LOAD_PROPS = MappingProxyType({

@@ -17,17 +17,13 @@ PROV has no term for), so they read back unchanged.
 Every link carries its evidence: the rule that made it, a confidence, the fields that
 matched (``matched``) with both sides' values (``evidence``, JSON) and the clock skew allowed.
 
->>> sorted({r.rel.name for r in RELATIONS})
+>>> sorted({rel.name for rel, *_ in LINKS})
 ['RAN_WITHIN', 'SAME_ACTIVITY']
 """
 
 from __future__ import annotations
 
-from ..sources.chimbuko.model import PROGRAM_RUN
-from ..sources.pegasus.model import INVOCATION, JOB_INSTANCE
-from ..sources.swift.model import APP_EXECUTION
-from ..sources.xalt.model import EXECUTION
-from .core import Relation, RelType
+from .core import RelType
 
 _EVIDENCE = {"rule": "string", "confidence": "float", "matched": "string[]",
              "evidence": "json", "skew": "float"}
@@ -41,12 +37,13 @@ RAN_WITHIN = RelType(
 
 KINDS = ()
 REL_TYPES = (SAME_ACTIVITY, RAN_WITHIN)
-RELATIONS = (
-    Relation(SAME_ACTIVITY, INVOCATION, EXECUTION, "kickstart and XALT saw one process"),
-    Relation(SAME_ACTIVITY, APP_EXECUTION, EXECUTION, "Swift and XALT saw one process"),
-    Relation(RAN_WITHIN, EXECUTION, JOB_INSTANCE, "the XALT run ran in the job attempt"),
-    Relation(RAN_WITHIN, PROGRAM_RUN, EXECUTION, "Chimbuko watched that XALT run"),
-    Relation(RAN_WITHIN, PROGRAM_RUN, INVOCATION, "Chimbuko watched that Pegasus process"),
+RELATIONS = ()
+#: The links between kinds of different sources, by kind label (this module imports no
+#: source): :mod:`lineage.model` declares those whose kinds are both there.
+LINKS = (
+    (SAME_ACTIVITY, "Invocation", "Execution", "kickstart and XALT saw one process"),
+    (SAME_ACTIVITY, "AppExecution", "Execution", "Swift and XALT saw one process"),
+    (RAN_WITHIN, "Execution", "JobInstance", "the XALT run ran in the job attempt"),
+    (RAN_WITHIN, "ProgramRun", "Execution", "Chimbuko watched that XALT run"),
+    (RAN_WITHIN, "ProgramRun", "Invocation", "Chimbuko watched that Pegasus process"),
 )
-#: The link relationship types, by name.
-LINK_TYPES = tuple(r.name for r in REL_TYPES)

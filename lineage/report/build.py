@@ -3,21 +3,24 @@
 A report is either a *run view* (the node has the ``:Run`` label: a Pegasus workflow, a Swift
 script run, a Chimbuko program run, an XALT execution) or a *neighbourhood view* (any other
 node: its ancestors and descendants up to a depth). The graph comes from the generic
-templates (``run_members``, ``ancestors``, ``descendants``, ``nodes``, ``edges_among``); the
-tables beside it come from ``SECTIONS``, looked up by the run's kind label, falling back to
-``GENERIC_SECTIONS``. A loader adds its run tables by adding one entry to ``SECTIONS``.
+templates (``run_members``, ``ancestors``, ``descendants``, ``nodes``, ``edges_among``); what
+is shown beside it comes from the views each source declares for its kinds
+(:class:`lineage.sources.source.Views`, collected by :func:`lineage.sources.registry.views`):
+the tables of a run (``run_sections``, else :data:`GENERIC_SECTIONS`) or of a node
+(``node_sections``), the nodes a node's drawing adds (``node_structure``), whether a run's
+view draws its lineage (``run_lineage``) or another template's nodes instead of its parts
+(``run_graphs``: a Swift run's data flow), the panels of a kind (``panels``: a Pegasus
+workflow's attempts for the timeline, a Chimbuko program run's anomaly details) and the short
+labels of drawn nodes (``labels``).
 
 Over ``max_nodes`` nodes the graph is collapsed into groups (by run, by kind and
 transformation / job type / function, by kind: the finest level that fits; failed and
 anomalous nodes always stay on their own), and the page says what was collapsed. The drawn
 graph gets a layered left-to-right layout in data-flow direction (:func:`place`,
-:mod:`.layout`); a Pegasus workflow also its attempts (:mod:`.attempts`) for the timeline, a
-Chimbuko program run its anomalies' call stacks and windows (:mod:`.chimbuko_panel`). A run
-kind in ``RUN_GRAPHS`` draws its template's nodes instead of its parts (a Swift run: its
-data flow through datasets).
+:mod:`.layout`).
 
->>> "Workflow" in SECTIONS
-True
+>>> sections("Workflow", True)[0].title
+'Summary'
 >>> group_label({"kind": "Job", "name": "findrange_j12", "properties": {}})
 'findrange_j#'
 """
@@ -30,85 +33,28 @@ from collections import Counter, defaultdict
 
 from .. import model
 from ..errors import LineageError
-from ..sources.pegasus.model import JOB, WORKFLOW
-from ..sources.chimbuko.model import FUNCTION_EXECUTION, PROGRAM_RUN
-from ..sources.swift.model import SCRIPT_RUN
-from ..sources.xalt.model import EXECUTABLE, EXECUTION, LIBRARY
+from ..model.status import is_failed
 from ..private_file import write_private
-from . import attempts as pegasus_attempts
-from . import chimbuko_panel
+from ..sources import registry
+from ..sources.source import Section
 from .layout import layered
 from .render import PROV_TYPES as RENDER_PROV_TYPES, render
 from .view import ReportView
-
-#: Per run kind label: (section title, template, parameter name) tables shown beside the graph.
-SECTIONS = {
-    WORKFLOW.label: [
-        ("Summary", "pegasus/statistics", "workflow"),
-        ("Failed jobs", "pegasus/failed_jobs", "workflow"),  # with decoded stderr / stdout
-        ("Retry history", "pegasus/attempts", "workflow"),
-        ("Sub-workflows", "pegasus/subworkflows", "workflow"),
-        ("Jobs", "pegasus/workflow_jobs", "workflow"),
-        ("Across systems (lineage link)", "cross/run_chain", "run"),
-    ],
-    SCRIPT_RUN.label: [
-        ("Parts of the run", "run_members", "run"),
-        ("Datasets of the run (value or file, made by, used by)", "swift/run_datasets", "run"),
-        ("Across systems (lineage link)", "cross/run_chain", "run"),
-    ],
-    EXECUTION.label: [
-        ("What it ran: executable and libraries", "xalt/run_inputs", "run"),
-        ("How its program was built", "xalt/run_build", "run"),
-        ("Packages", "xalt/run_packages", "run"),
-        ("Across systems (lineage link)", "cross/links_of", "uid"),
-    ],
-    PROGRAM_RUN.label: [
-        ("Anomalies, most severe first", "chimbuko/run_anomalies", "run"),  # rows clickable
-        ("Across systems (lineage link)", "cross/links_of", "uid"),
-        ("Parts of the run", "run_members", "run"),
-    ],
-}
-
-#: Per kind of a node that is not a run: tables shown beside its lineage neighbourhood.
-NODE_SECTIONS = {
-    LIBRARY.label: [("Runs that loaded it or were linked with it", "xalt/library_users",
-                     "library")],
-    EXECUTABLE.label: [("How it was built", "xalt/build_of", "executable")],
-    FUNCTION_EXECUTION.label: [
-        ("Call stack, from the thread's root down to this execution",
-         "chimbuko/anomaly_call_stack", "uid"),
-        ("Execution window: caller, executions before and after, callees, messages",
-         "chimbuko/anomaly_context", "uid"),
-    ],
-}
-
-#: Per kind of a node that is not a run: templates whose ``uid`` column adds nodes to the
-#: drawing beside its lineage and its direct neighbours (a Chimbuko execution's callers, up to
-#: the thread's root).
-NODE_STRUCTURE = {FUNCTION_EXECUTION.label: [("chimbuko/anomaly_call_stack", "uid")]}
 
 #: Direct neighbours (any relationship) a report draws at most per relationship type and
 #: direction: a shared library or host can have thousands of runs; the tables list them.
 MAX_NEIGHBOURS = 200
 
-#: Run kinds whose view also draws the run's lineage (up to the report's depth), not only its
-#: parts: an XALT execution has no parts; what it is made of is upstream (executable, the
-#: build that linked it, the libraries and object files the build used).
-RUN_LINEAGE = frozenset({EXECUTION.label})
+#: Tables of a run whose kind has no sections of its own: its parts, through PART_OF.
+GENERIC_SECTIONS = [Section("Parts of the run", "run_members", "run")]
 
-#: Per run kind: the template giving the nodes its run view draws instead of its PART_OF parts
-#: (called with ``run`` and ``limit``; returns at least uid, kind, name, status, properties,
-#: optionally a short ``label``), and what the page says it draws. The edges are the ones
-#: among those nodes (``edges_among``). A Swift run draws its data flow: Datasets are not
-#: PART_OF a run, they are what its calls USED and what WAS_GENERATED_BY them.
-RUN_GRAPHS = {
-    SCRIPT_RUN.label: ("swift/run_data",
-                       "data flow: its calls, the datasets they used and produced, and those "
-                       "datasets' members and collections"),
-}
 
-#: Tables of a run whose kind has no SECTIONS entry: its parts, through PART_OF.
-GENERIC_SECTIONS = [("Parts of the run", "run_members", "run")]
+def sections(kind: str, is_run: bool) -> list[Section]:
+    """The tables beside a node of ``kind`` (a run's or a node's), as its source declares."""
+    views = registry.views()
+    if is_run:
+        return list(views.run_sections.get(kind, GENERIC_SECTIONS))
+    return list(views.node_sections.get(kind, []))
 
 #: Per node kind: the properties naming a node's group when a big graph is collapsed (first
 #: one present wins, as the model declares); kinds without group the name with digit runs
@@ -137,21 +83,23 @@ def _is_run(lin, uid: str) -> bool:
 def run_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
     """The parts of run ``uid`` (PART_OF, up to ``depth`` hops), its direct neighbours (user,
     host, executable, libraries, script: at most MAX_NEIGHBOURS per relationship type), for
-    RUN_LINEAGE kinds its ancestors, and the edges among them all; a run kind in RUN_GRAPHS
-    draws the nodes of its template instead (``depth`` unused).
+    ``run_lineage`` kinds its ancestors, and the edges among them all; a run kind with a
+    ``run_graphs`` template draws that template's nodes instead (``depth`` unused).
 
     A part's PART_OF edge to the run itself is drawn only when the part has no other edge
     (so a run with thousands of parts is not drawn as a star)."""
     root = _root(lin, uid)
-    if root["kind"] in RUN_GRAPHS:
-        members = lin.query(RUN_GRAPHS[root["kind"]][0], run=uid, limit=MAX_MEMBERS)
+    views = registry.views()
+    drawn_by = views.run_graphs.get(root["kind"])
+    if drawn_by is not None:
+        members = lin.query(drawn_by[0], run=uid, limit=MAX_MEMBERS)
     else:
         members = lin.query("run_members", run=uid, max_depth=depth, limit=MAX_MEMBERS)
     nodes = [root] + [_drawn_node(m) for m in members]
-    if root["kind"] not in RUN_GRAPHS:  # drawn by its parts: its neighbours too
+    if drawn_by is None:  # drawn by its parts: its neighbours too
         known = {n["uid"] for n in nodes}
         extra = [r["uid"] for r in lin.query("structure_of", uid=uid, limit=MAX_NEIGHBOURS)]
-        if root["kind"] in RUN_LINEAGE:
+        if root["kind"] in views.run_lineage:
             extra += [r["uid"] for r in lin.query("ancestors", uid=uid, max_depth=depth)]
         extra = [u for u in dict.fromkeys(extra) if u not in known]
         if extra:
@@ -186,12 +134,13 @@ def neighbourhood_graph(lin, uid: str, depth: int = 3,
                         kind: str | None = None) -> tuple[list[dict], list[dict]]:
     """Node ``uid`` with its ancestors and descendants up to ``depth`` hops, its structural
     neighbours (one relationship away, any type: its run, attempts, task, caller, function;
-    at most MAX_NEIGHBOURS) and, by ``kind``, the nodes of NODE_STRUCTURE (a call stack); and
+    at most MAX_NEIGHBOURS) and, by ``kind``, the nodes its ``node_structure`` templates
+    give (a call stack); and
     the edges among them all."""
     up = lin.query("ancestors", uid=uid, max_depth=depth)
     down = lin.query("descendants", uid=uid, max_depth=depth)
     near = lin.query("structure_of", uid=uid, limit=MAX_NEIGHBOURS)
-    extra = [r["uid"] for template, param in NODE_STRUCTURE.get(kind, ())
+    extra = [r["uid"] for template, param in registry.views().node_structure.get(kind, ())
              for r in lin.query(template, **{param: uid})]
     uids = list(dict.fromkeys([uid] + [r["uid"] for r in up] + [r["uid"] for r in down]
                               + [r["uid"] for r in near] + extra))
@@ -210,7 +159,7 @@ def stands_out(node: dict) -> bool:
     False
     """
     props = node.get("properties") or {}
-    return node.get("status") == "failed" or props.get("is_anomaly") is True
+    return is_failed(node.get("status")) or props.get("is_anomaly") is True
 
 
 def group_label(node: dict) -> str:
@@ -251,7 +200,7 @@ def collapse(nodes: list[dict], edges: list[dict], max_nodes: int, keep: str | N
         levels = [lv for lv in levels if "run" not in lv[0]]
     others = [n for n in nodes if n["uid"] != keep]
     kept = [n for n in nodes if n["uid"] == keep]
-    for level, key in levels:
+    for level, key in levels:  # noqa: B007 - the level that fits is used after the loop
         buckets: dict[tuple, list[dict]] = defaultdict(list)
         for n in others:
             buckets[key(n)].append(n)
@@ -286,8 +235,8 @@ def collapse(nodes: list[dict], edges: list[dict], max_nodes: int, keep: str | N
             continue
         gid = f"group:{i}"
         statuses = Counter(m.get("status") for m in members if m.get("status"))
-        status = "failed" if statuses.get("failed") else (
-            statuses.most_common(1)[0][0] if statuses else None)
+        failed = [s for s in statuses if is_failed(s)]
+        status = failed[0] if failed else (statuses.most_common(1)[0][0] if statuses else None)
         name = " ".join(str(x) for x in (kind, label) if x) + f" ({len(members)})"
         run_name = runs.get(members[0]["uid"]) if run else None
         out.append({
@@ -400,13 +349,13 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
     if is_run:
         nodes, edges = run_graph(lin, uid, depth)
         title = f"{kind} {root['name']}"
-        sections = SECTIONS.get(kind, GENERIC_SECTIONS)
+        tables_of = sections(kind, True)
     else:
         nodes, edges = neighbourhood_graph(lin, uid, depth, kind)
         title = f"Lineage of {kind} {root['name']}"
-        sections = NODE_SECTIONS.get(kind, [])
+        tables_of = sections(kind, False)
     tables = []
-    for title_, template, param in sections:
+    for title_, template, param in tables_of:
         rows = lin.query(template, **{param: uid})
         tables.append({"title": title_, "rows": list(rows[:_limits(lin)[1]]), "total": len(rows),
                        "columns": [c for c in rows.columns if c != "properties"]})
@@ -417,14 +366,10 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
         runs = {r["uid"]: r["run_name"] for r in
                 lin.query("member_runs", uids=[n["uid"] for n in nodes]) if r["run"]}
     drawn, drawn_edges, collapsed = collapse(nodes, edges, max_nodes, keep=uid, runs=runs)
-    attempts = chimbuko = None
-    if is_run and kind == WORKFLOW.label:
-        attempts = pegasus_attempts.workflow_attempts(lin, uid)
-    elif kind == JOB.label:
-        attempts = pegasus_attempts.job_attempts(lin, uid)
-    elif is_run and kind == PROGRAM_RUN.label:
-        chimbuko = chimbuko_panel.anomaly_details(lin, uid)
-    labels = pegasus_attempts.job_labels(drawn, drawn_edges)
+    views = registry.views()
+    panel = views.panels.get(kind)
+    panels = panel(lin, uid, is_run) if panel is not None else {}
+    labels = views.labels(drawn, drawn_edges)
     for n in drawn:
         if n["uid"] in labels:
             n["label"] = labels[n["uid"]]
@@ -434,8 +379,8 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
         title=title, root=root, nodes=drawn, edges=drawn_edges, tables=tables,
         collapsed=collapsed, hierarchical=dag, kind_counts=dict(counts.most_common()),
         view="run" if is_run else "neighbourhood", depth=depth, layout=layout,
-        attempts=attempts, chimbuko=chimbuko,
-        scope=RUN_GRAPHS[kind][1] if is_run and kind in RUN_GRAPHS else None,
+        scope=views.run_graphs[kind][1] if is_run and kind in views.run_graphs else None,
+        **{"attempts": None, "details": None, **panels},
     )
 
 

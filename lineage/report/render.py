@@ -107,17 +107,19 @@ def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables:
            kind_counts: dict | None = None, view: str = "neighbourhood", depth: int = 3,
            layout: str | None = None, attempts: list[dict] | None = None,
            focus_depth: int = 2, renderer: str | None = None, scope: str | None = None,
-           chimbuko: dict | None = None) -> str:
+           details: dict | None = None) -> str:
     """The report page as a string (every value escaped; see the module docstring).
 
     ``layout`` is one of LAYOUTS (default: ``layered`` when every node has ``x`` / ``y``,
-    else ``vis`` for a DAG, else ``physics``); ``attempts`` (a Pegasus workflow's, from
-    :mod:`.attempts`) adds the timeline and a clicked job's attempts; a click on a node shows
+    else ``vis`` for a DAG, else ``physics``); ``attempts`` (rows of ``job``, ``host``,
+    ``start_time``, ``end_time``, ``status``, ... : a Pegasus workflow's, from its source's
+    panel) adds the timeline and a clicked job's attempts; a click on a node shows
     its lineage ``focus_depth`` hops up and down ("expand" adds one). ``renderer``: ``vis``
     (vis-network) or ``canvas`` (the page's own 2D canvas drawing; the default above
     CANVAS_MIN_NODES nodes with the layered layout). ``scope`` says what a run view draws when
-    it is not the run's PART_OF parts (a Swift run's data flow); ``chimbuko`` (a Chimbuko
-    program run's, from :mod:`.chimbuko_panel`) adds a clicked anomaly's stack and window."""
+    it is not the run's PART_OF parts (a Swift run's data flow); ``details`` (``{"total",
+    "limit", "steps", "anomalies": {uid: {..., "stack", "window"}}}``: a Chimbuko program
+    run's, from its source's panel) adds a clicked anomaly's stack and window."""
     placed = bool(nodes) and all("x" in n and "y" in n for n in nodes)
     if layout is None:
         layout = "layered" if placed else ("vis" if hierarchical else "physics")
@@ -139,7 +141,9 @@ def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables:
                "root": root.get("uid"), "layout": layout, "prov_types": PROV_TYPES,
                "attempts": [{k: v for k, v in a.items() if v is not None} for a in attempts]
                if attempts is not None else None,
-               "focus_depth": focus_depth, "renderer": renderer, "chimbuko": chimbuko},
+               "focus_depth": focus_depth, "renderer": renderer, "details": details,
+               "failed_statuses": sorted(model.FAILED_STATUSES),
+               "succeeded": model.status.SUCCEEDED},
         attempts=attempts,
         tables=tables,
         collapsed=collapsed,

@@ -1,7 +1,7 @@
 """What every loader shares: the format registry entry and the per-file load report.
 
 A loader module exposes ``FORMATS``, a list of :class:`Format`. A format's ``parse`` reads
-one input and yields :class:`~lineage.records.Node` and :class:`~lineage.records.Edge`
+one input and yields :class:`~lineage.model.records.Node` and :class:`~lineage.model.records.Edge`
 records; it never touches Neo4j. Malformed input raises :class:`~lineage.errors.ParseError`
 unless ``report.lenient`` is set, in which case the bad line or record is skipped and
 counted with :meth:`LoadReport.skip`.
@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..settings import LoadOptions
+from .options import LoadOptions
 from ..errors import ParseError
-from ..records import Record
+from ..model.records import Record
 
 MAX_MESSAGES = 50
 
@@ -136,7 +136,10 @@ class Format:
     report)`` yields records. ``url_schemes`` lists database URL schemes the format reads
     (for inputs that are not files, such as ``postgresql://``). ``fallback`` marks the one
     format of a source used for a file none of its detectors accepts when the user forces
-    that source (``--source``): its parser then says what is wrong where.
+    that source (``--source``): its parser then says what is wrong where. ``agree`` marks a
+    format whose inputs may name nodes other loads wrote (a PROV document) but never change
+    them: every node it reads is checked against the graph first, and one whose values differ
+    from what another load stated is not written (see ``pipeline._conflicts``).
     """
 
     name: str
@@ -148,5 +151,7 @@ class Format:
     fallback: bool = False  # read a file with this format when its source is forced
     url_tables: tuple[str, ...] = ()  # tables a database URL must have to be this format
     #: the parser reads in a process of its own already (a third one would only cost: the
-    #: Chimbuko UnQLite reader), so lineage.reader_process leaves it in this one
+    #: Chimbuko UnQLite reader), so lineage.load.reader_process leaves it in this one
     own_process: bool = False
+    #: every node must agree with what other loads stated of it (see above)
+    agree: bool = False

@@ -1,13 +1,13 @@
-"""The registry of input formats: every source's readers, in detection order.
-
-Each reader module of a source (``READERS`` in ``lineage/sources/<source>/__init__.py``)
-declares ``FORMATS``; :func:`formats` lists them all, :func:`detect` finds the one that
-reads a given file, :func:`for_url` the one that reads a database URL. A source whose
-package names a demo writer module (``DEMO``) writes its part of the demo campaign
-(:func:`demo_writers`).
+"""The registry: every source's declaration (:class:`.source.Source`), collected once, and what
+the generic code asks of them: the input formats (:func:`formats`, :func:`detect`,
+:func:`for_url`), the views (:func:`views`), the load options (:func:`load_options`, from
+:mod:`.options`), the template folders (:func:`template_dirs`) and the writers of the demo
+campaign (:func:`demo_writers`).
 
 >>> [f.name for f in formats() if f.source == "pegasus"][:1]
 ['pegasus-bp']
+>>> sorted(views().explainers)[:2]
+['Execution', 'Job']
 >>> [source for source, _ in demo_writers()]
 ['pegasus', 'swift', 'chimbuko', 'xalt']
 """
@@ -15,42 +15,82 @@ package names a demo writer module (``DEMO``) writes its part of the demo campai
 from __future__ import annotations
 
 import importlib
+from dataclasses import fields
+from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..errors import UnknownFormatError
 from ..redact import redact_text, redact_url, unreadable_url
-from . import SOURCES
+from . import SOURCES, declarations
 from .base import DemoFiles, Format, LoadReport
+from .options import load_options, options
+from .source import Source, Views
 
 __all__ = ["Format", "LoadReport", "DemoFiles", "formats", "detect", "for_url",
-           "demo_writers", "SOURCES", "HEAD_BYTES"]
+           "demo_writers", "SOURCES", "HEAD_BYTES", "sources", "views", "options",
+           "load_options", "template_dirs"]
 
 HEAD_BYTES = 64 * 1024
 
 
+@lru_cache(maxsize=1)
+def sources() -> dict[str, Source]:
+    """Every source's declaration, by name, in detection order."""
+    return declarations()
+
+
+@lru_cache(maxsize=1)
+def _formats() -> tuple[Format, ...]:
+    # detection order: sources in order, each source's readers in order
+    return tuple(fmt for source in sources().values() for fmt in source.formats())
+
+
 def formats() -> list[Format]:
     """Every registered format."""
-    out: list[Format] = []
-    for source in SOURCES:  # detection order: sources in order, each source's readers in order
-        package = importlib.import_module(f"lineage.sources.{source}")
-        for reader in package.READERS:
-            out.extend(importlib.import_module(f"lineage.sources.{source}.{reader}").FORMATS)
-    return out
+    return list(_formats())
+
+
+@lru_cache(maxsize=1)
+def views() -> Views:
+    """Every source's views in one: the tables of kinds joined (a kind is declared by one
+    source, so by one view), the sets united, the label functions called in turn."""
+    merged: dict[str, Any] = {}
+    for source in sources().values():
+        for f in fields(Views):
+            value = getattr(source.views, f.name)
+            if f.name == "labels":
+                merged.setdefault("labels", []).extend([value] if value else [])
+            elif isinstance(value, frozenset):
+                merged[f.name] = merged.get(f.name, frozenset()) | value
+            else:
+                have = merged.setdefault(f.name, {})
+                twice = set(have) & set(value)
+                if twice:
+                    raise ValueError(f"{source.name}: views.{f.name} of {sorted(twice)} are "
+                                     "declared by another source too")
+                have.update(value)
+    return Views(**{**merged, "labels": _all_labels(tuple(merged["labels"]))})
+
+
+def _all_labels(functions: tuple) -> Any:
+    def labels(nodes: list, edges: list) -> dict:
+        return {uid: text for f in functions for uid, text in f(nodes, edges).items()}
+    return labels
+
+
+def template_dirs() -> dict[str, Path]:
+    """Each source's template folder, by the name its templates start with."""
+    return {name: s.cypher_dir for name, s in sources().items() if s.cypher_dir.is_dir()}
 
 
 def demo_writers() -> list[tuple[str, Callable[..., DemoFiles]]]:
-    """``(source, write)`` of every source with a demo writer, in source order:
-    ``write(campaign, directory)`` writes that source's files of a
-    :class:`lineage.demo.scenario.Campaign` under ``directory`` and returns a
+    """``(source, write)`` of every source with a demo writer (``Source.demo``), in source
+    order: ``write(campaign, directory)`` writes that source's files of a
+    :class:`lineage.sources.scenario.Campaign` under ``directory`` and returns a
     :class:`DemoFiles`."""
-    out = []
-    for source in SOURCES:
-        package = importlib.import_module(f"lineage.sources.{source}")
-        module = getattr(package, "DEMO", None)
-        if module:
-            out.append((source, importlib.import_module(f"lineage.sources.{source}.{module}").write))
-    return out
+    return [(name, importlib.import_module(source.module(source.demo)).write)
+            for name, source in sources().items() if source.demo]
 
 
 def detect(path: Path, source: str = "auto") -> Format | None:

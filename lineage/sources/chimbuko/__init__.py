@@ -1,12 +1,17 @@
 """Chimbuko: provenance database exports (JSON) and UnQLite shards.
 
-``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
-each module in :data:`READERS` reads one input format (its ``FORMATS``), and :data:`DEMO`
-writes this source's files of the demo campaign.
+``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records
+and reads its formats (its ``FORMATS``), ``views`` says what reports, ``diff`` and ``lineage
+link`` show of it, ``demo`` writes its files of the demo campaign, and ``cypher/`` holds its
+templates (``chimbuko/top_anomalies``, ...). Its load option ``chimbuko_run`` names the run
+of the inputs (their uids carry it).
 """
 
-#: Reader modules, in the order their formats are tried when detecting a file.
-READERS = ('mapping',)
+from ..source import Option, Source
 
-#: The module whose ``write(campaign, directory)`` writes the demo campaign's files.
-DEMO = "demo"
+SOURCE = Source(
+    "chimbuko", "Chimbuko anomaly detection: provenance database exports and shards",
+    readers=("mapping",), demo="demo",
+    options=(Option("chimbuko_run", None,
+                    "Name the Chimbuko run of these inputs (default: from their folder).",
+                    cli="--chimbuko-run", metavar="NAME"),))

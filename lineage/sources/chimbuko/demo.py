@@ -19,7 +19,7 @@ import json
 import time
 from pathlib import Path
 
-from ...demo.scenario import Campaign, InstrumentedRun, SlowCall
+from ..scenario import Campaign, InstrumentedRun, SlowCall
 from ..base import DemoFiles
 
 #: the frames TAU puts under every instrumented program (with ``tau_exec``'s preload)
@@ -184,5 +184,6 @@ def write(campaign: Campaign, directory: Path) -> DemoFiles:
             path = folder / f"{run.name}_{collection}.json"
             path.write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
             paths.append(path)
-    options = {"chimbuko_run": run.name for run in campaign.instrumented}
+    # the campaign's instrumented run (the one the loader is to name: the last when several)
+    options = {"chimbuko_run": campaign.instrumented[-1].name} if campaign.instrumented else {}
     return DemoFiles(tuple(paths), options)

@@ -42,7 +42,7 @@ from typing import Any, Iterable, Iterator
 from ... import model
 from . import model as chimbuko_model
 from .spellings import generation, stack_of_names
-from ...records import Edge, Node, Record, as_json
+from ...model.records import Edge, Node, Record, as_json
 from ...secrets import redact_command_line
 from ..base import Format, LoadReport
 
@@ -98,7 +98,7 @@ def run_key(path: Path, options=None) -> str:
     'provdb-cb863580'
     >>> run_key(Path("/data/xgc/prov/0/3/12.anomalies.json"))
     'prov-77512939'
-    >>> from lineage.settings import LoadOptions
+    >>> from lineage.sources.options import LoadOptions
     >>> run_key(Path("a.json"), LoadOptions(chimbuko_run="xgc-june"))
     'xgc-june'
     """
@@ -830,7 +830,7 @@ def detect_json(path: Path, head: bytes) -> bool:
     record has the keys of a provenance record (XALT and other JSON lack them).
     """
     text = head.lstrip()
-    if not text[:1] in (b"[", b"{"):
+    if text[:1] not in (b"[", b"{"):
         return False
     hints = path_hints(path)
     if hints.pid is not None or (path.name in GLOBAL_FILES and text[:1] == b"["):

@@ -1,12 +1,17 @@
-"""Pegasus (Stampede): NetLogger BP streams, monitord JSON lines and stampede databases.
+"""Pegasus (Stampede): NetLogger BP streams, monitord JSON lines, Stampede databases and
+master databases (the index of a user's runs).
 
 ``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
-each module in :data:`READERS` reads one input format (its ``FORMATS``), and :data:`DEMO`
-writes this source's files of the demo campaign.
+each reader module (``bp``, ``db``, ``master_db``, ``jsonl``) reads one input format (its
+``FORMATS``),
+``views`` says what reports, ``why``, ``diff``, exports and ``lineage link`` show of it,
+``demo`` writes its files of the demo campaign, and ``cypher/`` holds its templates
+(``pegasus/failed_jobs``, ...).
 """
 
-#: Reader modules, in the order their formats are tried when detecting a file.
-READERS = ('bp', 'db', 'jsonl')
+from ..source import Source
 
-#: The module whose ``write(campaign, directory)`` writes the demo campaign's files.
-DEMO = "demo"
+SOURCE = Source(
+    "pegasus", "Pegasus workflows: Stampede event streams (NetLogger BP, monitord JSON lines), "
+    "stampede databases and master databases (the index of a user's runs)",
+    readers=("bp", "db", "master_db", "jsonl"), demo="demo")

@@ -19,18 +19,21 @@ from __future__ import annotations
 import hashlib
 import io
 import marshal
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ... import model
 from . import model as pegasus_model
-from ...records import Edge, Node, Record
+from ...errors import WholeInputError
+from ...model.records import Edge, Node, Record
 from ...secrets import redact_command_line
 from . import mapping as pc
 from ..lines import bounded_lines
 from ..base import Format, LoadReport
 from .netlogger import BPSyntaxError, parse_line, parse_timestamp
+from .stampede.connect import SQLITE_MAGIC, sqlite_tables
 
 MAX_LINE = 16 * 1024 * 1024  # bytes; a longer line is malformed, not data (never read whole)
 INT64 = (-(2**63), 2**63 - 1)  # what Neo4j stores as an integer
@@ -97,6 +100,8 @@ class _Attempt:
     states: list[str] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     exitcode_raw: int | None = None  # main.end's, overridden by post.end's (as Pegasus's loader)
+    # Pegasus 3.x: main.end / post.end without an exitcode key; the last state decides
+    by_state: bool = False
     linked: bool = False  # its INSTANCE_OF was stated (by an event whose records were kept)
 
 
@@ -298,6 +303,7 @@ class _Events:
         lfn = _need(ev, "lfn.id")
         uid = pc.file_uid(xwf, lfn)
         yield Node(pegasus_model.FILE, uid, {"name": lfn, "lfn": lfn})
+        yield Edge(model.PART_OF, uid, pc.workflow_uid(xwf))
         task = ev.get("task.id")
         if task:
             # wf.map.file says a task touches a file, not in which direction
@@ -309,6 +315,7 @@ class _Events:
         yield Node(pegasus_model.FILE, pc.file_uid(xwf, lfn), {
             "lfn": lfn, "pfn": ev.get("pfn"), "site": ev.get("site"),
         })
+        yield Edge(model.PART_OF, pc.file_uid(xwf, lfn), pc.workflow_uid(xwf))
 
     def meta(self, ev, ts):
         xwf = _need(ev, "xwf.id")
@@ -320,6 +327,7 @@ class _Events:
         elif event == "rc.meta":
             lfn = _need(ev, "lfn.id")
             yield Node(pegasus_model.FILE, pc.file_uid(xwf, lfn), {"lfn": lfn, prop: value})
+            yield Edge(model.PART_OF, pc.file_uid(xwf, lfn), pc.workflow_uid(xwf))
         elif event == "job_inst.meta":
             job, seq = _need(ev, "job.id"), _int(ev, "job_inst.id", required=True)
             yield Node(pegasus_model.JOB_INSTANCE, pc.job_instance_uid(xwf, job, seq), {prop: value})
@@ -370,6 +378,7 @@ class _Events:
         elif event == "job_inst.main.end":
             raw = _int(ev, "exitcode")
             attempt.exitcode_raw = raw
+            attempt.by_state = "exitcode" not in ev
             props.update({
                 "end_time": ts,
                 "status_code": status,
@@ -390,6 +399,8 @@ class _Events:
         elif event in ("job_inst.pre.end", "job_inst.post.end"):
             phase = "pre" if ".pre." in event else "post"
             raw = _int(ev, "exitcode")
+            if phase == "post":
+                attempt.by_state = "exitcode" not in ev
             props[f"{phase}_exitcode"] = pc.decode_exitcode(raw)["exitcode"] if raw else raw
             if phase == "post" and raw is not None:  # Pegasus's loader stores it as the attempt's
                 attempt.exitcode_raw = raw
@@ -399,7 +410,8 @@ class _Events:
         props["states"] = list(attempt.states)
         props["state_times"] = list(attempt.times)
         props["last_state"] = attempt.states[-1] if attempt.states else None
-        props["status"] = pc.attempt_status(attempt.exitcode_raw, props["last_state"])
+        props["status"] = pc.attempt_status(attempt.exitcode_raw, props["last_state"],
+                                            attempt.by_state)
         yield Node(pegasus_model.JOB_INSTANCE, uid, props)
         if not attempt.linked:  # once per attempt, not once per event (7 events a job)
             self.linking.append(attempt)
@@ -516,7 +528,8 @@ class _Events:
                 "attempts": counts[(xwf, job)],
                 "last_submit_seq": seq,
                 "last_state": last,
-                "status": pc.job_status(pc.attempt_status(attempt.exitcode_raw, last)),
+                "status": pc.job_status(pc.attempt_status(attempt.exitcode_raw, last,
+                                                          attempt.by_state)),
             })
 
 
@@ -646,8 +659,24 @@ def utf8_lines(path: Path, report: LoadReport) -> Iterator[str]:
 
 
 def parse(path: Path, report: LoadReport) -> Iterator[Record]:
-    """Records of one BP file."""
+    """Records of one BP file. (It is also the format ``--source pegasus`` reads a file with
+    when no Pegasus format recognised it: a SQLite file is then named for what it is.)"""
+    with open(path, "rb") as head:
+        if head.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
+            raise _not_pegasus_sqlite(Path(path))
     yield from parse_lines(utf8_lines(Path(path), report), report, str(path))
+
+
+def _not_pegasus_sqlite(path: Path) -> WholeInputError:
+    """The error for a SQLite file that is neither a Stampede nor a master database."""
+    try:
+        found = "a SQLite database with tables " + (", ".join(sorted(sqlite_tables(path)))
+                                                    or "none")
+    except sqlite3.Error as exc:
+        found = f"a SQLite database that cannot be read ({exc})"
+    return WholeInputError(str(path), None, "a Pegasus BP stream, a Stampede database (tables "
+                           "workflow, job, job_instance, jobstate ...) or a master database "
+                           "(tables master_workflow, master_workflowstate)", found)
 
 
 def detect(path: Path, head: bytes) -> bool:

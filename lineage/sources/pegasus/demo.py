@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...demo.scenario import Campaign
+from ..scenario import Campaign
 from ..base import DemoFiles
 from .demo_bp import bp_lines
 from .demo_db import write_db

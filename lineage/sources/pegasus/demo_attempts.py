@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from urllib.parse import quote
 
-from ...demo.scenario import Attempt, Job, WorkflowRun
+from ..scenario import Attempt, Job, WorkflowRun
 
 #: Pegasus's job type numbers by type description (the planner's job classes).
 JOB_TYPES = {"unknown": 0, "compute": 1, "stage-in-tx": 2, "stage-out-tx": 3,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Iterable
 
-from ...demo.scenario import WorkflowRun
+from ..scenario import WorkflowRun
 from .demo_attempts import EXITCODE, JOB_TYPES, Recorded, encode, recorded, task_edges
 
 Event = tuple[float, str, list[tuple[str, object]]]

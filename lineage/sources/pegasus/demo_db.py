@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from ...demo.scenario import WorkflowRun
+from ..scenario import WorkflowRun
 from .demo_attempts import EXITCODE, Recorded, encode, iso_time, recorded, task_edges
 
 SCHEMA_VERSION = 14

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ...records import Record
+from ...model.records import Record
 from ..base import Format, LoadReport
 from .bp import MAX_LINE, handle_events, utf8_lines
 

@@ -74,9 +74,15 @@ FAILED_STATES = frozenset(
     {"JOB_FAILURE", "POST_SCRIPT_FAILED", "PRE_SCRIPT_FAILED", "SUBMIT_FAILED", "JOB_ABORTED"}
 )
 SUCCESS_STATES = frozenset({"JOB_SUCCESS", "POST_SCRIPT_SUCCESS"})
+#: The last states by which Pegasus's migration to schema version 0 (``versions/v0.py``)
+#: gives an attempt recorded without an exit code (Pegasus 3.x, 4.2 and older) exit code
+#: 256: failed. (:data:`SUCCESS_STATES` give 0; any other state, none.)
+FAILED_BY_STATE = frozenset({"PRE_SCRIPT_FAILED", "SUBMIT_FAILED", "JOB_FAILURE",
+                             "POST_SCRIPT_FAILED"})
 
 
-def attempt_status(exitcode_raw: int | None, last_state: str | None) -> str:
+def attempt_status(exitcode_raw: int | None, last_state: str | None,
+                   by_state: bool = False) -> str:
     """The outcome of one attempt, the one rule every Pegasus input follows (the rule
     pegasus-statistics and pegasus-analyzer apply to a Stampede database: succeeded and
     failed by the exit code alone, ``stampede_statistics.get_total_succeeded_failed_jobs_status``):
@@ -85,15 +91,26 @@ def attempt_status(exitcode_raw: int | None, last_state: str | None) -> str:
     success state with no exit code) is incomplete (pegasus-statistics' "incomplete"), and
     anything else has no outcome yet (running).
 
+    ``by_state`` is for inputs written before Pegasus recorded exit codes (3.x streams,
+    databases before schema 0): the last state decides as Pegasus's own migration decides
+    (a success state succeeded, a state of :data:`FAILED_BY_STATE` failed), as Pegasus 3.x's
+    statistics counted a job succeeded when it reached ``JOB_SUCCESS``.
+
     >>> attempt_status(0, "POST_SCRIPT_FAILED"), attempt_status(256, "JOB_SUCCESS")
     ('succeeded', 'failed')
     >>> attempt_status(None, "JOB_ABORTED"), attempt_status(None, "JOB_HELD")
     ('incomplete', 'held')
     >>> attempt_status(None, "EXECUTE")
     'running'
+    >>> attempt_status(None, "JOB_SUCCESS"), attempt_status(None, "JOB_SUCCESS", by_state=True)
+    ('incomplete', 'succeeded')
     """
     if exitcode_raw is not None:
         return "succeeded" if exitcode_raw == 0 else "failed"
+    if by_state and last_state in SUCCESS_STATES:
+        return "succeeded"
+    if by_state and last_state in FAILED_BY_STATE:
+        return "failed"
     if last_state == "JOB_HELD":
         return "held"
     if last_state in FAILED_STATES or last_state in SUCCESS_STATES:
@@ -177,8 +194,10 @@ STATE_OF_EVENT: dict[str, tuple[str, str | None]] = {
 #: Every spelling of an event key that Stampede streams have had, by the name the readers
 #: use. Pegasus's loader undots a key and remaps it (``workflow_loader.py``, ``attr_remap``),
 #: so ``job.id`` and ``exec_job.id`` (Pegasus 3.x monitord, e.g. in ``job_inst.host.info``)
-#: both reach ``exec_job_id``; ``task.id`` and ``abs_task.id`` both reach ``abs_task_id``.
+#: both reach ``exec_job_id``; ``task.id`` and ``abs_task.id`` both reach ``abs_task_id``;
+#: ``local.dur`` and ``local_duration`` (3.x ``job_inst.main.end``) both ``local_duration``.
 KEY_ALIASES: dict[str, str] = {
+    "local_duration": "local.dur",
     "exec_job.id": "job.id",
     "child.exec_job.id": "child.job.id",
     "parent.exec_job.id": "parent.job.id",

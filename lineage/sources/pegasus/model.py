@@ -30,11 +30,13 @@ WORKFLOW = NodeKind(
         "user": "string", "grid_dn": "string", "dax_file": "string", "dax_version": "string",
         "dag_file": "string", "plan_time": "float", "states": "string[]",
         "state_times": "float[]", "restart_count": "integer", "starts": "integer",
-        "exit_status": "integer", "status": "string", "end_reason": "string",
-        "wall_time": "float", **_TIMES,
+        "exit_status": "integer", "status": "status", "end_reason": "string",
+        "wall_time": "float", "db_url": "string", "archived": "boolean", **_TIMES,
     },
     prop_families={"meta_": "string"}, indexed=("label",), display="workflow",
     colour="#9467bd", caption=("label", "name"),
+    outcome="running until the workflow's last start has its end, then succeeded when that "
+            "end's status is 0, else failed (mapping.workflow_outcome)",
     doc="One planned and run Pegasus workflow (a root or a sub-workflow).")
 TASK = NodeKind(
     "Task", Role.ACTIVITY, SOURCE, uid_parts=("xwf_id", "task_id"),
@@ -50,10 +52,12 @@ JOB = NodeKind(
         "type_desc": "string", "clustered": "boolean", "max_retries": "integer",
         "task_count": "integer", "executable": "string", "argv": "string",
         "attempts": "integer", "retries": "integer", "last_submit_seq": "integer",
-        "last_state": "string", "status": "string", "held_reason": "string",
+        "last_state": "string", "status": "status", "held_reason": "string",
         "host": "string", **_EXIT,
     },
     indexed=("job_id", "status"), display="job", colour="#1f77b4",
+    outcome="its last attempt's status; unsubmitted when it has no attempt "
+            "(mapping.job_status)",
     group_by=("type_desc", "transformation"),
     doc="An executable job of the planned workflow (one or more attempts).")
 JOB_INSTANCE = NodeKind(
@@ -67,13 +71,16 @@ JOB_INSTANCE = NodeKind(
         "pre_exitcode": "integer", "post_exitcode": "integer",
         "stdin_file": "string", "stdout_file": "string", "stderr_file": "string",
         "stdout_text": "string", "stderr_text": "string", "states": "string[]",
-        "state_times": "float[]", "last_state": "string", "status": "string",
+        "state_times": "float[]", "last_state": "string", "status": "status",
         "held_reason": "string", "abort_reason": "string", "submit_time": "float",
         "image_size": "integer", "tag": "string", "tag_count": "integer",
         **_TIMES, **_EXIT,
     },
     prop_families={"meta_": "string", "integrity_": "float"}, display="job attempt",
     colour="#aec7e8",
+    outcome="its exit code decides (0 succeeded, else failed); without one, held when its "
+            "last state is JOB_HELD, incomplete when that state ended it, else running "
+            "(mapping.attempt_status)",
     doc="One attempt (submission) of a job, with its time-ordered states.")
 INVOCATION = NodeKind(
     "Invocation", Role.ACTIVITY, SOURCE,

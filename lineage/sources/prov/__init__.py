@@ -1,9 +1,16 @@
-"""W3C PROV documents (PROV-JSON) from other tools (yProv, prov2neo users, noWorkflow) and
-from ``lineage export``: entities, activities and agents with their PROV relations.
+"""W3C PROV documents (PROV-JSON, PROV-N, PROV-XML) from other tools (yProv, ProvToolbox,
+noWorkflow, the prov package) and from ``lineage export``: every PROV element and relation,
+bundles, typed and multi-valued attributes, identity by full URI (docs/sources/prov.md).
 
-``model`` declares the generic PROV kinds, ``mapping`` turns a document into graph records,
-and each module in :data:`READERS` reads one input format (its ``FORMATS``).
+``model`` declares the PROV kinds, ``vocabulary`` what reading and writing share, ``trust``
+which documents are this installation's own exports, ``ours`` and ``foreign`` turn records
+into graph records (``mapping`` chooses), ``stored`` keeps each record exactly, ``export``
+and ``writers`` write documents, and each reader module (``provjson``, ``provn``,
+``provxml``) reads one input format (its ``FORMATS``).
 """
 
-#: Reader modules, in the order their formats are tried when detecting a file.
-READERS = ("provjson",)
+from ..source import Source
+
+SOURCE = Source("prov", "W3C PROV documents: PROV-JSON, PROV-N, PROV-XML (other tools' and "
+                "lineage export's)", readers=("provjson", "provn", "provxml"),
+                views_module=None, title="PROV")

@@ -1,237 +1,133 @@
-"""W3C PROV documents to graph records, and the vocabulary both directions share.
+"""W3C PROV records to graph records, whatever format they were read from: a document this
+installation exported and signed (:mod:`.trust`) comes back as the nodes and relationships
+it was (:mod:`.ours`); every other record, of any document, is another tool's
+(:mod:`.foreign`).
 
-A document ``lineage export`` wrote carries each element's kind and uid (``lineage:kind``,
-``lineage:uid``) and each property as a ``lineage:<name>`` attribute (lists as JSON text
-under ``lineage:list__<name>``): it comes back as the same nodes and relationships.
-Elements of other tools' documents become ``ProvEntity`` / ``ProvActivity`` / ``ProvAgent``.
-PROV relations map to the lineage relations (:data:`RELATION_OF`); ``wasInfluencedBy`` with a
-``lineage:type`` attribute carries the lineage relations PROV has no term for (``PART_OF``,
-``INSTANCE_OF``, ...). A relation keeps its ``lineage:*`` attributes and a single
-``prov:role`` (as ``role``, where its relationship declares one); relationship types declare
-no attribute families, so any other attribute of a relation (``prov:time``, ``prov:plan``,
-``ex:note``, ...) is counted by relation and name under ``dropped_relation_attributes``, with
-one warning per document.
-
->>> RELATION_OF["wasGeneratedBy"]
-'WAS_GENERATED_BY'
->>> prop_name("ex:size"), prop_name("http://x.org/a#b c")
-('attr_ex_size', 'attr_http_x_org_a_b_c')
+>>> from prov.model import ProvDocument
+>>> doc = ProvDocument()
+>>> _ = doc.add_namespace("ex", "http://example.org/")
+>>> _ = doc.entity("ex:article", {"prov:label": "Crime rises"})
+>>> report = LoadReport("doc.provn", "prov-n")
+>>> records = list(document_records(doc, Document("0f3a", "doc.provn", report)))
+>>> [r.uid for r in records if isinstance(r, Node)]
+['prov:document:0f3a', 'prov:entity:http://example.org/article']
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import json
-import re
+import hashlib
+import os
 from collections import Counter
-from typing import Any, Iterator
+from typing import Callable, Iterator
 
 from ... import model
-from ...records import Edge, Node, Record
+from ...model.records import Node, Record  # noqa: F401  (Node: the example)
 from ..base import LoadReport
-from . import model as prov_model
+from . import foreign, ours, stored
+from .vocabulary import ELEMENT_KINDS, NAMESPACE
 
-NAMESPACE = "urn:lineage-explorer:"
-PREFIX = "lineage"
-LIST_PREFIX = "list__"
-
-#: PROV relation (as the prov package names its records) -> (lineage relationship type,
-#: the formal attributes naming its start and its end).
-RELATIONS = {
-    "used": ("USED", "prov:activity", "prov:entity"),
-    "wasGeneratedBy": ("WAS_GENERATED_BY", "prov:entity", "prov:activity"),
-    "wasInformedBy": ("WAS_INFORMED_BY", "prov:informed", "prov:informant"),
-    "wasDerivedFrom": ("WAS_DERIVED_FROM", "prov:generatedEntity", "prov:usedEntity"),
-    "hadMember": ("HAD_MEMBER", "prov:collection", "prov:entity"),
-    "wasAssociatedWith": ("WAS_ASSOCIATED_WITH", "prov:activity", "prov:agent"),
-    "wasStartedBy": ("WAS_STARTED_BY", "prov:activity", "prov:starter"),
-    "wasInfluencedBy": (None, "prov:influencee", "prov:influencer"),
-}
-RELATION_OF = {prov: rel for prov, (rel, _, _) in RELATIONS.items() if rel}
 #: At most this many (relation, attribute) keys are counted apart; the rest are summed.
 MAX_DROPPED_KEYS = 50
-GENERIC = {"prov:Entity": prov_model.PROV_ENTITY, "prov:Activity": prov_model.PROV_ACTIVITY,
-           "prov:Agent": prov_model.PROV_AGENT}
+#: The identifier of the signature record that ends a signed export (not a node).
+SIGNATURE_ID = NAMESPACE + "export"
 
 
-def prop_name(attribute: str) -> str:
-    """The property name of a foreign attribute: ``attr_`` and its name as an identifier."""
-    return "attr_" + re.sub(r"[^0-9A-Za-z]+", "_", attribute).strip("_")
+def sha256_of(path: str | os.PathLike) -> str:
+    """What names a document: the SHA-256 of its content."""
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-def epoch(value: Any) -> float | None:
-    """Seconds since the epoch of a PROV time (a datetime), None for none."""
-    if isinstance(value, dt.datetime):
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=dt.timezone.utc)
-        return value.timestamp()
-    return None
+class Document:
+    """One document being read: turns its records into graph records, reporting what it
+    cannot hold. ``verified``: the document is this installation's signed export.
+    ``role_of(uri)``: the kind the document declares an identifier as (or None)."""
 
+    def __init__(self, sha256: str, name: str, report: LoadReport, verified: bool = False,
+                 role_of: Callable[[str], model.NodeKind | None] = lambda uri: None):
+        self.report, self.verified = report, verified
+        self.foreign = foreign.Documents(sha256, name, report.format, role_of)
+        self._said = False
+        self.dropped: Counter = Counter()
 
-def _plain(value: Any) -> Any:
-    """A PROV attribute value as a storable scalar (qualified names and literals as text)."""
-    if isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, dt.datetime):
-        return value.isoformat()
-    return str(value)
+    def bundle(self, identifier) -> Iterator[Record]:
+        """A bundle the document has (also when it holds no record)."""
+        yield from self._document()
+        yield from self.foreign.bundle(identifier)
 
+    def _document(self) -> Iterator[Record]:
+        if not self._said:
+            self._said = True
+            yield self.foreign.document()
 
-def _lineage_props(attributes: list[tuple[str, Any]]) -> tuple[str | None, str | None, dict]:
-    """The kind, uid and properties that ``lineage:*`` attributes carry; ValueError for an
-    attribute that names no property (``lineage:`` or ``lineage:list__`` alone: a damaged
-    document, and no graph property may have an empty name)."""
-    kind = uid = None
-    props: dict[str, Any] = {}
-    for name, value in attributes:
-        if not name.startswith(PREFIX + ":"):
-            continue
-        local = name[len(PREFIX) + 1:]
-        if local == "kind":
-            kind = str(value)
-        elif local == "uid":
-            uid = str(value)
-        elif local.startswith(LIST_PREFIX):
-            if not local[len(LIST_PREFIX):]:
-                raise ValueError(f"attribute {name!r} names no property")
-            props[local[len(LIST_PREFIX):]] = json.loads(str(value))
-        elif not local:
-            raise ValueError(f"attribute {name!r} names no property ({PREFIX}:<property>)")
-        else:
-            props[local] = _plain(value)
-    return kind, uid, props
-
-
-def element_record(record, where: str) -> Node:
-    """The node of one PROV element (entity, activity or agent)."""
-    attributes = [(str(k), v) for k, v in record.attributes]
-    kind_name, uid, props = _lineage_props(attributes)
-    if kind_name is not None:  # written by lineage export: its own kind and uid
-        kind = model.NODE_KINDS.get(kind_name)
-        if kind is None or uid is None or model.kind_of_uid(uid) is not kind:
-            raise ValueError(f"{where}: lineage:kind {kind_name!r} with lineage:uid {uid!r} "
-                             "is not a kind and uid scheme of this model")
-        return Node(kind, uid, props)
-    kind = GENERIC[str(record.get_type())]
-    identifier = str(record.identifier)
-    props = {"identifier": identifier, "name": identifier}
-    types = [str(v) for k, v in attributes if k == "prov:type"]
-    if types:
-        props["prov_type"] = types
-    for name, value in attributes:
-        if name == "prov:label":
-            props["label"] = str(value)
-        elif name in ("prov:startTime", "prov:endTime"):
-            props["start_time" if name.endswith("startTime") else "end_time"] = epoch(value)
-        elif name != "prov:type":
-            props[prop_name(name)] = _plain(value)
-    return Node(kind, kind.uid(identifier), props)
-
-
-def relation_record(record, uids: dict[str, str],
-                    where: str) -> tuple[Edge | None, list[str]]:
-    """The relationship of one PROV relation between elements of the document (None for a
-    relation this model has no term for), and the names of the attributes it does not keep
-    (see :func:`_keep_role`)."""
-    name = record.get_type().localpart
-    name = name[0].lower() + name[1:]
-    spec = _relation_spec(name)
-    if spec is None:
-        return None, []
-    rel_name, start_attr, end_attr = spec
-    formal = {str(k): v for k, v in record.formal_attributes}
-    start, end = formal.get(start_attr), formal.get(end_attr)
-    if start is None or end is None:
-        raise ValueError(f"{where}: a {name} without {start_attr} and {end_attr}")
-    attributes = [(str(k), v) for k, v in record.attributes]
-    _, _, props = _lineage_props(attributes)
-    rel_name = props.pop("type", None) if rel_name is None else rel_name
-    if rel_name is None or rel_name not in model.REL_TYPES:
-        return None, []
-    rel = model.REL_TYPES[rel_name]
-    key = props.pop("key", "")
-    foreign = [(n, v) for n, v in attributes
-               if not n.startswith(PREFIX + ":") and n not in (start_attr, end_attr)]
-    dropped = _keep_role(foreign, rel, props)
-    try:
-        edge = Edge(rel, uids[str(start)], uids[str(end)], props, key=key)
-    except KeyError as exc:
-        raise ValueError(f"{where}: {name} names {exc.args[0]}, which the document does not "
-                         "declare") from None
-    return edge, dropped
-
-
-def _keep_role(foreign: list[tuple[str, Any]], rel, props: dict) -> list[str]:
-    """Put a relation's one ``prov:role`` on its edge as ``role`` when the relationship
-    declares ``role`` and ``lineage:role`` did not set it; the names of the other attributes
-    (none of which the relationship declares).
-
-    >>> props = {}
-    >>> _keep_role([("prov:role", "ex:input"), ("prov:time", 0)], model.USED, props), props
-    (['prov:time'], {'role': 'ex:input'})
-    >>> _keep_role([("prov:role", "ex:input")], model.WAS_GENERATED_BY, {})
-    ['prov:role']
-    """
-    roles = [value for name, value in foreign if name == "prov:role"]
-    if len(roles) == 1 and "role" in rel.props and "role" not in props:
-        props["role"] = str(_plain(roles[0]))
-        return [name for name, _ in foreign if name != "prov:role"]
-    return [name for name, _ in foreign]
-
-
-_PROV_NAMES = {"usage": "used", "generation": "wasGeneratedBy",
-               "communication": "wasInformedBy", "derivation": "wasDerivedFrom",
-               "membership": "hadMember", "association": "wasAssociatedWith",
-               "start": "wasStartedBy", "influence": "wasInfluencedBy"}
-
-
-def _relation_spec(name: str):
-    return RELATIONS.get(_PROV_NAMES.get(name, name))
-
-
-def document_records(document, report: LoadReport, path: str) -> Iterator[Record]:
-    """Records of a PROV document (its bundles flattened): elements first, then relations."""
-    uids: dict[str, str] = {}
-    relations = []
-    for number, record in enumerate(document.get_records(), 1):
-        where = f"record {number} ({record.get_type()} {record.identifier or ''})".rstrip()
+    def records(self, record, scope, text: Callable[[], str], where: str) -> Iterator[Record]:
+        """The graph records of one PROV record stated in ``scope`` (a bundle's identifier or
+        None); ``text()`` gives its stored form. A record this model cannot hold is skipped
+        (strict mode: an error naming ``where``)."""
         try:
-            if str(record.get_type()) in GENERIC:
-                node = element_record(record, where)
-                uids[str(record.identifier)] = node.uid
-                yield node
-            else:
-                relations.append((where, record))
+            out = list(self._ours(record, where)) if self.verified and scope is None else None
+            if out is None:
+                out = [*self._document(), *self.foreign.record(record, scope, text())]
         except ValueError as exc:
-            report.skip(path, where, "a PROV element this model can hold", str(exc))
-    dropped: Counter = Counter()
-    for where, record in relations:
-        try:
-            edge, unkept = relation_record(record, uids, where)
-        except ValueError as exc:
-            report.skip(path, where, "a PROV relation between declared elements", str(exc))
-            continue
+            self.report.skip(self.report.path, where, "a PROV record this model can hold",
+                             str(exc))
+            return
+        yield from out
+
+    def _ours(self, record, where: str) -> Iterator[Record] | None:
+        """Our own records of a verified document (None: the record is not one of ours)."""
+        name = foreign.keyword(record)
+        if name in ELEMENT_KINDS:
+            if record.identifier.uri == SIGNATURE_ID:
+                return iter(())
+            return iter([ours.element(record, where)]) if ours.is_element(record) else None
+        if not ours.is_relation(record):
+            return None
+        edge, unkept = ours.relation(record, name, where)
         if edge is None:
-            report.unknown_item(f"PROV {record.get_type()}")
-        else:
-            relation = _PROV_NAMES.get(record.get_type().localpart.lower(),
-                                       str(record.get_type()))
-            dropped.update(f"{relation} {name}" for name in unkept)
-            yield edge
-    _report_dropped(dropped, report, path)
+            self.report.unknown_item(f"PROV {name}")
+            return iter(())
+        self.dropped.update(f"{name} {attribute}" for attribute in unkept)
+        return iter([edge])
+
+    def finish(self) -> None:
+        """Count the attributes of our relations no relationship keeps (one warning)."""
+        if not self.dropped:
+            return
+        ranked = sorted(self.dropped.items(), key=lambda kv: (-kv[1], kv[0]))
+        counts = dict(ranked[:MAX_DROPPED_KEYS - 1] if len(ranked) > MAX_DROPPED_KEYS
+                      else ranked)
+        if len(counts) < len(ranked):
+            counts["(other attributes)"] = sum(n for _, n in ranked[len(counts):])
+        self.report.extra["dropped_relation_attributes"] = counts
+        listed = ", ".join(f"{k} ({n})" for k, n in ranked[:5])
+        more = f", ... ({len(ranked) - 5} more)" if len(ranked) > 5 else ""
+        self.report.warn(f"{self.report.path}: {sum(self.dropped.values())} attributes of "
+                         f"PROV relations not kept, the model declares no such relationship "
+                         f"property: {listed}{more}")
 
 
-def _report_dropped(dropped: Counter, report: LoadReport, path: str) -> None:
-    """Count the relation attributes no edge keeps (``dropped_relation_attributes``, by
-    relation and attribute) and say so in one warning."""
-    if not dropped:
-        return
-    ranked = sorted(dropped.items(), key=lambda kv: (-kv[1], kv[0]))
-    counts = dict(ranked[:MAX_DROPPED_KEYS - 1] if len(ranked) > MAX_DROPPED_KEYS else ranked)
-    if len(counts) < len(ranked):
-        counts["(other attributes)"] = sum(n for _, n in ranked[len(counts):])
-    report.extra["dropped_relation_attributes"] = counts
-    listed = ", ".join(f"{k} ({n})" for k, n in ranked[:5])
-    more = f", ... ({len(ranked) - 5} more)" if len(ranked) > 5 else ""
-    report.warn(f"{path}: {sum(dropped.values())} attributes of PROV relations not kept, the "
-                f"model declares no such relationship property: {listed}{more}")
+def declared_roles(document) -> dict[str, model.NodeKind]:
+    """The kind each element identifier of a ``prov`` document is declared as (the first
+    declaration wins; bundles included)."""
+    roles: dict[str, model.NodeKind] = {}
+    for bundle in [document, *document.bundles]:
+        for record in bundle.get_records():
+            kind = ELEMENT_KINDS.get(foreign.keyword(record))
+            if kind is not None:
+                roles.setdefault(record.identifier.uri, kind)
+    return roles
+
+
+def document_records(document, reader: Document) -> Iterator[Record]:
+    """The graph records of a whole ``prov`` document (read from PROV-N or PROV-XML):
+    the top level's records, then each bundle's."""
+    for scope, bundle in [(None, document), *((b.identifier, b) for b in document.bundles)]:
+        if scope is not None:
+            yield from reader.bundle(scope)
+        for number, record in enumerate(bundle.get_records(), 1):
+            where = (f"{'' if scope is None else f'bundle {scope}, '}record {number} "
+                     f"({foreign.keyword(record)} {record.identifier or ''})").rstrip()
+            yield from reader.records(record, scope, lambda r=record: stored.from_record(r),
+                                      where)
+    reader.finish()

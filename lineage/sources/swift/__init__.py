@@ -1,12 +1,13 @@
 """Swift: run logs and the PostgreSQL provenance database.
 
 ``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
-each module in :data:`READERS` reads one input format (its ``FORMATS``), and :data:`DEMO`
-writes this source's files of the demo campaign.
+each reader module (``log``, ``db``) reads one input format (its ``FORMATS``), ``views``
+says what reports, ``why``, ``diff``, exports and ``lineage link`` show of it, ``demo``
+writes its files of the demo campaign, and ``cypher/`` holds its templates
+(``swift/ancestors``, ...).
 """
 
-#: Reader modules, in the order their formats are tried when detecting a file.
-READERS = ('log', 'db')
+from ..source import Source
 
-#: The module whose ``write(campaign, directory)`` writes the demo campaign's files.
-DEMO = "demo"
+SOURCE = Source("swift", "Swift script runs: run logs and the provenance database",
+                readers=("log", "db"), demo="demo")

@@ -29,8 +29,7 @@ from typing import Iterator
 
 from ...errors import LineageError
 from ...redact import redact_url
-from ...records import Node, Record
-from ... import model
+from ...model.records import Node, Record
 from . import model as swift_model
 from . import mapping as sp
 from ..base import Format, LoadReport

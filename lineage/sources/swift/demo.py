@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ...demo.scenario import AppCall, Campaign, ScriptRun
+from ..scenario import AppCall, Campaign, ScriptRun
 from ..base import DemoFiles
 
 SWIFT_BANNER = "Swift svn swift-r2522 (swift modified locally) cog-r2325"

@@ -27,8 +27,10 @@ value with spaces (a file name) stays whole. A log entry starts with a timestamp
 do not are the continuation of the entry before (a multi-line message) and never start a
 provenance fact of their own. A log without ``PARAM`` lines was written without provenance
 logging: it still yields what it holds (datasets, values, containment, app calls and
-executions), with a warning; the importer skipped such logs whole. Only a log with no Swift
-fact at all yields nothing.
+executions), with a warning; the importer skipped such logs whole. A log of a run without
+any such fact (a script that only traced, run without provenance logging) is still that run:
+its ``RUNID``, versions, final state and times. Only a log that names no run and holds no
+Swift fact yields nothing.
 
 Every line is accounted for in the load report's ``swift_log`` counters (:data:`COUNTERS`):
 lines and entries read, the entries and lines read for nothing (benign: counted only), and the
@@ -53,7 +55,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ...records import Record
+from ...model.records import Record
 from ...secrets import redact_command_line
 from . import mapping as sp
 from ..base import Format, LoadReport
@@ -644,15 +646,17 @@ class _Reader:
             return f"{prefix}-{tail}" if prefix else tail
         return stem
 
-    def holds_facts(self) -> bool:
-        """Whether the log says anything to load (with or without provenance lines)."""
-        return bool(self.prov.provenance_lines or self.prov.datasets or self.executes
+    def holds_run(self) -> bool:
+        """Whether the log names a run (its RUNID, Swift version or successful end) or says
+        anything else to load (with or without provenance lines)."""
+        return bool(self.runid_tag or self.swift_version or self.finished_ok
+                    or self.prov.provenance_lines or self.prov.datasets or self.executes
                     or self.jobs or self.procedures or self.functions or self.function_inputs
                     or self.operators or self.scopes)
 
     def finish(self) -> SwiftProvenance:
         prov = self.prov
-        if not self.holds_facts():
+        if not self.holds_run():
             return prov
         run_id = self.run_id()
         script_hash = None
@@ -853,8 +857,8 @@ def read_lines(lines: Iterable[str], report: LoadReport, path: str = "<log>") ->
         reader.warn_damage()
         prov = reader.finish()
         if prov.run is None:
-            report.warn(f"{path}: no provenance lines and no Swift facts (datasets, calls, "
-                        f"executions); nothing to load")
+            report.warn(f"{path}: no run (RUNID, Swift version) and no Swift facts (datasets, "
+                        f"calls, executions); nothing to load")
             report.extra["provenance"] = "none"
         elif not prov.provenance_lines:
             report.warn(f"{path}: no provenance lines (PARAM ... provenanceid=): the run was not "

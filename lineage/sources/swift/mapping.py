@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ... import model
+from ...model import status
 from . import model as swift_model
-from ...records import Edge, Node, Record
+from ...model.records import Edge, Node, Record
 
 #: Function call types of the provenance database (fun_call.type).
 CALL_TYPES = ("execute", "function", "operator", "compound", "scope", "internal",
@@ -73,19 +74,24 @@ def script_uid(sha1: str) -> str:
 
 
 def status_of(final_state: str | None) -> str | None:
-    """A common status word for a Swift final state.
+    """The status (:mod:`lineage.model.status`) of a Swift final state: the one rule of
+    every Swift kind with an outcome.
 
     >>> status_of("END_SUCCESS"), status_of("FAIL"), status_of("JOB_END"), status_of(None)
     ('succeeded', 'failed', 'succeeded', None)
+    >>> status_of("END_CANCELED"), status_of("ACTIVE")
+    ('incomplete', 'running')
     """
     if not final_state:
         return None
     state = final_state.upper()
     if "FAIL" in state or "EXCEPTION" in state or "ERROR" in state:
-        return "failed"
+        return status.FAILED
     if state in ("SUCCESS", "END_SUCCESS", "JOB_END", "COMPLETED"):
-        return "succeeded"
-    return state.lower()
+        return status.SUCCEEDED
+    if "CANCEL" in state:
+        return status.INCOMPLETE
+    return status.RUNNING
 
 
 @dataclass

@@ -18,7 +18,11 @@ from ...model.prov import HAD_MEMBER, INSTANCE_OF, PART_OF, USED, WAS_GENERATED_
 
 SOURCE = "swift"
 _TIMES = {"start_time": "float", "end_time": "float", "duration": "float"}
-_OUTCOME = {"final_state": "string", "status": "string"}
+_OUTCOME = {"final_state": "string", "status": "status"}
+#: how a Swift final state becomes a status (mapping.status_of)
+_RULE = ("its final state: failed when it names a failure (FAIL, EXCEPTION, ERROR), succeeded "
+         "when it names a success (SUCCESS, END_SUCCESS, JOB_END, COMPLETED), incomplete when "
+         "it was cancelled, else running (mapping.status_of)")
 _ANNOTATED = {"annot_": "scalar"}
 
 #: ``app_exec`` resource-usage columns of the provenance database (kickstart-style numbers).
@@ -34,7 +38,7 @@ SCRIPT_RUN = NodeKind(
     props={"run_id": "string", "log_filename": "string", "swift_version": "string",
            "cog_version": "string", "script_filename": "string", "script_hash": "string",
            **_TIMES, **_OUTCOME},
-    prop_families=_ANNOTATED, display="script run", colour="#9467bd",
+    prop_families=_ANNOTATED, display="script run", colour="#9467bd", outcome=_RULE,
     caption=("script_filename", "name"),
     doc="One run of a SwiftScript program (a log file, or a row of the ``run`` table).")
 FUNCTION_CALL = NodeKind(
@@ -42,7 +46,9 @@ FUNCTION_CALL = NodeKind(
     props={"call_id": "string", "run_id": "string", "type": "string", "procedure": "string",
            "app_name": "string", "thread": "string", "attempts": "integer",
            **_TIMES, **_OUTCOME},
-    prop_families=_ANNOTATED, indexed=("name",), display="function call", colour="#1f77b4",
+    prop_families=_ANNOTATED, indexed=("name", "call_id"), display="function call",
+    colour="#1f77b4",
+    outcome=_RULE,
     caption=("name",), group_by=("name",),
     doc="One call of a procedure or app in the script (``fun_call``).")
 APP_EXECUTION = NodeKind(
@@ -52,14 +58,15 @@ APP_EXECUTION = NodeKind(
            "arguments": "string", "scratch": "string", "replication_group": "string",
            "states": "string[]", "stage_in": "string[]", "stage_out": "string[]",
            **{c: "float" for c in RESOURCE_COLUMNS}, **_TIMES, **_OUTCOME},
-    prop_families={**_ANNOTATED, "rt_": "float[]"}, display="app execution",
+    prop_families={**_ANNOTATED, "rt_": "float[]"}, display="app execution", outcome=_RULE,
     colour="#aec7e8", group_by=("name",),
     doc="One execution attempt of an app call on a site (``app_exec``).")
 DATASET = NodeKind(
     "Dataset", Role.ENTITY, SOURCE, uid_parts=("dataset_id",), prefix="swift:dataset",
     props={"dataset_id": "string", "value": "string", "dataset_type": "string",
            "filename": "string"},
-    prop_families=_ANNOTATED, indexed=("filename",), display="dataset", colour="#bcbd22",
+    prop_families=_ANNOTATED, indexed=("filename", "dataset_id"), display="dataset",
+    colour="#bcbd22",
     caption=("filename", "value", "name"), group_by=("dataset_type",),
     doc="A value or file a call read or wrote (``ds``), possibly a collection.")
 SCRIPT = NodeKind(

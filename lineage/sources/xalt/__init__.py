@@ -1,12 +1,21 @@
 """XALT: run / link / pkg JSON records and syslog transmissions.
 
 ``model`` declares its kinds and relations, ``mapping`` turns its facts into graph records,
-each module in :data:`READERS` reads one input format (its ``FORMATS``), and :data:`DEMO`
-writes this source's files of the demo campaign.
+``jsonfiles`` reads its formats (its ``FORMATS``), ``views`` says what reports, ``why``,
+``diff`` and ``lineage link`` show of it, ``demo`` writes its files of the demo campaign, and
+``cypher/`` holds its templates (``xalt/library_users``, ...). Its load option ``xalt_env``
+is what is kept of run environments (:data:`ENV_MODES`).
 """
 
-#: Reader modules, in the order their formats are tried when detecting a file.
-READERS = ('jsonfiles',)
+from ..source import Option, Source
 
-#: The module whose ``write(campaign, directory)`` writes the demo campaign's files.
-DEMO = "demo"
+#: What is kept of a run's environment: nothing, the values that are not secrets, all.
+ENV_MODES = ("none", "filtered", "all")
+ENV_DEFAULT = "filtered"
+
+SOURCE = Source(
+    "xalt", "XALT: the programs and libraries jobs ran (run, link and pkg records, syslog)",
+    readers=("jsonfiles",), title="XALT", demo="demo",
+    options=(Option("xalt_env", ENV_DEFAULT,
+                    "XALT run environments: none, filtered (secrets redacted; default) or all.",
+                    choices=ENV_MODES, env="LINEAGE_XALT_ENV", cli="--env", profile=True),))

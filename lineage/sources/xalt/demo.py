@@ -16,7 +16,7 @@ import json
 import time
 from pathlib import Path
 
-from ...demo.scenario import Binary, Campaign, Process
+from ..scenario import Binary, Campaign, Process
 from ..base import DemoFiles
 from .mapping import crc16_ccitt
 

@@ -31,7 +31,7 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from ...records import Record
+from ...model.records import Record
 from ..base import Format, LoadReport
 from .mapping import file_kind, record_to_graph
 from .syslog import detect_syslog, parse_syslog

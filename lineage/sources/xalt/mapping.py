@@ -33,9 +33,10 @@ from typing import Any, Iterator
 
 from ... import model
 from ...secrets import redact_command_line, redact_value
+from . import ENV_DEFAULT, ENV_MODES
 from . import model as xalt_model
 from .spellings import canonical, unknown_keys
-from ...records import Edge, Node, Record, as_json
+from ...model.records import Edge, Node, Record, as_json
 from ..base import LoadReport
 
 SOURCE = "xalt"
@@ -63,7 +64,6 @@ def check_crc(text: bytes) -> str:
 
 
 # ------------------------------------------------------------------ environment
-ENV_MODES = ("none", "filtered", "all")
 ENV_VARIABLE = "LINEAGE_XALT_ENV"
 REDACTED = "[redacted]"
 
@@ -89,9 +89,10 @@ def env_mode(explicit: str | None = None) -> str:
     >>> env_mode("all")
     'all'
     """
-    mode = (explicit or "filtered").strip().lower()
+    mode = (explicit or ENV_DEFAULT).strip().lower()
     if mode not in ENV_MODES:
-        raise ValueError(f"{ENV_VARIABLE}={mode!r}: expected one of {', '.join(ENV_MODES)}")
+        raise ValueError(f"xalt_env={mode!r} ({ENV_VARIABLE}, --env): expected one of "
+                         f"{', '.join(ENV_MODES)}")
     return mode
 
 
@@ -415,16 +416,17 @@ class _Graph:
         if env is not None and env_t.get("LOADEDMODULES"):
             modules = [m for m in _str(env_t["LOADEDMODULES"]).split(":") if m]
         pt_a = rec.get("ptA") if isinstance(rec.get("ptA"), list) else None
+        exit_status = _int(user_t.get("exit_status")) if is_end else None
         props = {
             "uuid": run_uuid,
             "name": f"{basename(exec_path) or 'run'} {run_uuid[:8]}",
             "start_time": start,
             "end_time": end if is_end else None,
             "run_time": _num(user_dt.get("run_time")) if is_end else None,
-            "status": "ended" if is_end else None,
+            "status": xalt_model.execution_status(exit_status) if is_end else None,
             "has_start_record": True if not is_end else None,
             "has_end_record": True if is_end else None,
-            "exit_status": _int(user_t.get("exit_status")) if is_end else None,
+            "exit_status": exit_status,
             "cores": _int(user_dt.get("num_cores")),
             "nodes": _int(user_dt.get("num_nodes")),
             "tasks": _int(user_dt.get("num_tasks")),

@@ -18,6 +18,7 @@ which ``USED`` the object files and libraries it linked.
 from __future__ import annotations
 
 from ...model.common import HOST, USER
+from ...model import status
 from ...model.core import NodeKind, Relation, RelType, Role
 from ...model.prov import USED, WAS_ASSOCIATED_WITH, WAS_GENERATED_BY
 
@@ -26,7 +27,7 @@ SOURCE = "xalt"
 EXECUTION = NodeKind(
     "Execution", Role.ACTIVITY, SOURCE, uid_parts=("uuid",), prefix="xalt:run", run=True,
     props={"uuid": "string", "start_time": "float", "end_time": "float", "run_time": "float",
-           "exit_status": "integer", "status": "string", "has_start_record": "boolean",
+           "exit_status": "integer", "status": "status", "has_start_record": "boolean",
            "has_end_record": "boolean", "cores": "integer", "nodes": "integer",
            "tasks": "integer", "threads": "integer", "gpus": "integer", "job_id": "string",
            "queue": "string", "account": "string", "scheduler": "string", "cwd": "string",
@@ -38,6 +39,9 @@ EXECUTION = NodeKind(
            "xalt_version": "string", "crc_status": "string", "probability": "float"},
     indexed=("job_id",), display="execution", colour="#9467bd", group_by=("exec_path",),
     identity=("exec_path", "sha1"),
+    outcome="its end record's exit status: 0 (or none recorded, as XALT's own loader reads "
+            "it) succeeded, else failed; no status while only its start record is loaded "
+            "(`why` reports the missing end) (model.execution_status)",
     doc="One run of a program recorded by XALT (start and end records of one run uuid).")
 EXECUTABLE = NodeKind(
     "Executable", Role.ENTITY, SOURCE, uid_parts=("sha1?", "syshost?", "path?"),
@@ -87,3 +91,13 @@ RELATIONS = (
     Relation(WAS_ASSOCIATED_WITH, EXECUTION, HOST), Relation(WAS_ASSOCIATED_WITH, EXECUTION, USER),
     Relation(WAS_ASSOCIATED_WITH, BUILD, HOST), Relation(WAS_ASSOCIATED_WITH, BUILD, USER),
 )
+
+
+def execution_status(exit_status: int | None) -> str:
+    """The status of an XALT run from its end record's exit status (the rule of
+    :data:`EXECUTION`; a start record states none).
+
+    >>> execution_status(0), execution_status(1), execution_status(None)
+    ('succeeded', 'failed', 'succeeded')
+    """
+    return status.SUCCEEDED if exit_status in (None, 0) else status.FAILED

@@ -27,7 +27,7 @@ spelling wins when both are present) and says how many keys it moved.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 
 class Alias(NamedTuple):

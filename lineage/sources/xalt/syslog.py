@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ...records import Record
+from ...model.records import Record
 from ..base import LoadReport
 from ..lines import bounded_lines
 from .mapping import record_to_graph
@@ -150,7 +150,7 @@ class _Assembler:
             self.skip(lineno, "key, idx and nb fields (integers)", rest[:cut][:200])
             return
         if not 0 <= idx < nb:
-            self.skip(lineno, f"0 <= idx < nb", f"idx {idx}, nb {nb}")
+            self.skip(lineno, "0 <= idx < nb", f"idx {idx}, nb {nb}")
             return
         syshost = fields.get("syshost") or (host_from_tag.group(1) if host_from_tag else "")
         ident = (syshost, key, fields.get("crcStr", fields.get("crc", "")))

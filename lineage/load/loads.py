@@ -1,0 +1,300 @@
+"""Loads are lineage too: which load wrote each fact, and removing what a load alone wrote.
+
+Every input (a file by its absolute path, or a database URL without its password) has one
+``:Load`` node, found by the input's *identity*. Each time the input is written, the load
+gets a new *version* and a *tag* ``<load id>:<version>``; the writer appends that tag to the
+``loads`` list of every node and relationship the input states. After a successful write of
+a new version, the tags of older versions are taken off and whatever no load states any
+more is deleted: reloading a changed file replaces its facts, and facts shared with other
+inputs stay. ``unload`` takes a load's tags off and deletes what only it stated.
+
+Statements are fixed strings; tags and ids travel as parameters. Every property a load
+record gets goes through :func:`lineage.secrets.redact_props` (an error quoting a URL with
+its password, a warning quoting a value).
+
+>>> load_id("pegasus-bp", "/data/run1.bp") == load_id("pegasus-bp", "/data/run1.bp")
+True
+>>> tag_of("3f2a9c0d1e2b4a5f", 2)
+'3f2a9c0d1e2b4a5f:2'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from neo4j import Driver
+
+from ..errors import LineageError
+from ..secrets import redact_props
+
+BATCH_ROWS = 10000
+
+
+def load_id(format_name: str, identity: str) -> str:
+    """The stable id of the load of one input (16 hex digits of a SHA-256)."""
+    digest = hashlib.sha256(f"{format_name}\0{identity}".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:16]
+
+
+def load_uid(lid: str) -> str:
+    """The uid of the ``:Load`` node with id ``lid``.
+
+    >>> load_uid("3f2a9c0d1e2b4a5f")
+    'load:3f2a9c0d1e2b4a5f'
+    """
+    return f"load:{lid}"
+
+
+def tag_of(lid: str, version: int) -> str:
+    """The tag written on every element of version ``version`` of load ``lid``."""
+    return f"{lid}:{version}"
+
+
+@dataclass(frozen=True)
+class Previous:
+    """What the graph remembers of an input's earlier loads."""
+
+    version: int = 0
+    sha256: str | None = None
+    status: str | None = None
+    options: str | None = None
+
+
+def previous(driver: Driver, database: str | None, lid: str) -> Previous:
+    """The last version, content digest and status recorded for load ``lid``."""
+    records, _, _ = driver.execute_query(
+        "MATCH (l:Load {uid: $uid}) RETURN l.version AS version, l.sha256 AS sha256, "
+        "l.status AS status, l.options AS options", uid=load_uid(lid), database_=database)
+    if not records:
+        return Previous()
+    row = records[0]
+    return Previous(row["version"] or 0, row["sha256"], row["status"], row["options"])
+
+
+def record(driver: Driver, database: str | None, lid: str, props: dict[str, Any]) -> None:
+    """Create or update the ``:Load`` node of ``lid`` (``None`` values are left out)."""
+    props = redact_props({k: v for k, v in props.items() if v is not None})
+    driver.execute_query(
+        "MERGE (l:Load {uid: $uid}) SET l += $props, l.id = $id, "
+        "l.times_loaded = coalesce(l.times_loaded, 0) + 1",
+        uid=load_uid(lid), id=lid, props=props, database_=database)
+
+
+def mark(driver: Driver, database: str | None, lid: str, props: dict[str, Any]) -> None:
+    """Update properties of an existing ``:Load`` node (no attempt is counted)."""
+    driver.execute_query("MATCH (l:Load {uid: $uid}) SET l += $props",
+                         uid=load_uid(lid), props=redact_props(props), database_=database)
+
+
+_COUNT_TAGGED = """
+CALL () {
+  MATCH (n:Lineage) WHERE any(t IN n.loads WHERE t STARTS WITH $prefix AND t <> $keep AND ($only = '' OR t = $only))
+  RETURN count(n) AS nodes
+}
+CALL () {
+  MATCH ()-[r]->() WHERE any(t IN r.loads WHERE t STARTS WITH $prefix AND t <> $keep AND ($only = '' OR t = $only))
+  RETURN count(r) AS edges
+}
+RETURN nodes, edges
+"""
+
+_UNTAG_EDGES = """
+MATCH ()-[r]->() WHERE any(t IN r.loads WHERE t STARTS WITH $prefix AND t <> $keep AND ($only = '' OR t = $only))
+CALL (r) {
+  WITH r, [t IN r.loads WHERE NOT (t STARTS WITH $prefix AND t <> $keep AND ($only = '' OR t = $only))] AS rest
+  FOREACH (_ IN CASE WHEN size(rest) = 0 THEN [1] ELSE [] END | DELETE r)
+  FOREACH (_ IN CASE WHEN size(rest) > 0 THEN [1] ELSE [] END | SET r.loads = rest)
+} IN TRANSACTIONS OF $batch ROWS
+"""
+
+_UNTAG_NODES = """
+MATCH (n:Lineage) WHERE any(t IN n.loads WHERE t STARTS WITH $prefix AND t <> $keep AND ($only = '' OR t = $only))
+CALL (n) {
+  WITH n, [t IN n.loads WHERE NOT (t STARTS WITH $prefix AND t <> $keep AND ($only = '' OR t = $only))] AS rest
+  FOREACH (_ IN CASE WHEN size(rest) = 0 THEN [1] ELSE [] END | DETACH DELETE n)
+  FOREACH (_ IN CASE WHEN size(rest) > 0 THEN [1] ELSE [] END | SET n.loads = rest)
+} IN TRANSACTIONS OF $batch ROWS
+"""
+
+
+def _count(driver: Driver, database: str | None, prefix: str, keep: str,
+           only: str) -> tuple[int, int]:
+    records, _, _ = driver.execute_query(_COUNT_TAGGED, prefix=prefix, keep=keep, only=only,
+                                         database_=database, routing_="r")
+    return records[0]["nodes"], records[0]["edges"]
+
+
+def release(driver: Driver, database: str | None, lid: str, keep: str = "",
+            only: str = "") -> dict[str, int]:
+    """Take every tag of load ``lid`` off the graph, except ``keep`` (or only the tag
+    ``only``); delete the nodes and relationships no load states any more. Returns how many
+    elements were released and removed."""
+    prefix = f"{lid}:"
+    nodes_before, edges_before = _count(driver, database, prefix, keep, only)
+    with driver.session(database=database) as session:
+        # CALL ... IN TRANSACTIONS needs an auto-commit transaction (session.run)
+        before = _total(session)
+        for statement in (_UNTAG_EDGES, _UNTAG_NODES):
+            session.run(statement, prefix=prefix, keep=keep, only=only,
+                        batch=BATCH_ROWS).consume()
+        after = _total(session)
+    return {"nodes_released": nodes_before, "edges_released": edges_before,
+            "nodes_removed": before["nodes"] - after["nodes"],
+            "edges_removed": before["edges"] - after["edges"]}
+
+
+def _total(session) -> dict[str, int]:
+    row = session.run("CALL () { MATCH (n:Lineage) RETURN count(n) AS nodes } "
+                      "CALL () { MATCH (:Lineage)-[r]->(:Lineage) RETURN count(r) AS edges } "
+                      "RETURN nodes, edges").single()
+    return {"nodes": row["nodes"], "edges": row["edges"]}
+
+
+def changes(driver: Driver, database: str | None, lid: str, tag: str,
+            released: dict[str, int]) -> dict[str, int]:
+    """What a new version changed: elements it added, and elements of older versions that
+    no load states any more (removed)."""
+    records, _, _ = driver.execute_query(
+        "CALL () { MATCH (n:Lineage) WHERE $tag IN n.loads RETURN count(n) AS nodes } "
+        "CALL () { MATCH ()-[r]->() WHERE $tag IN r.loads RETURN count(r) AS edges } "
+        "RETURN nodes, edges", tag=tag, database_=database, routing_="r")
+    row = records[0]
+    return {"nodes": row["nodes"], "edges": row["edges"],
+            "nodes_removed": released.get("nodes_removed", 0),
+            "edges_removed": released.get("edges_removed", 0)}
+
+
+def find(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
+    """The loads named by a load uid, load id or input path (all formats of that path)."""
+    records, _, _ = driver.execute_query(
+        "MATCH (l:Load) WHERE l.uid = $key OR l.id = $key OR l.path = $key "
+        "RETURN l.uid AS uid, l.id AS id, l.path AS path, l.format AS format, "
+        "l.version AS version, l.status AS status ORDER BY l.uid",
+        key=load_or_path, database_=database, routing_="r")
+    return [dict(r) for r in records]
+
+
+def begin_write(driver: Driver, database: str | None, lid: str, tag: str, path: str,
+                format_name: str) -> None:
+    """Mark load ``lid`` of input ``path`` as being written (version ``tag``, by this host
+    and process): ``reset`` and ``unload`` refuse while the mark stands and its process
+    lives."""
+    driver.execute_query(
+        "MERGE (l:Load {uid: $uid}) SET l.id = $id, l.path = $path, l.format = $format, "
+        "l.writing = $tag, l.writing_since = $now, l.writer = $writer",
+        uid=load_uid(lid), id=lid, path=redact_props({"path": path})["path"],
+        format=format_name, tag=tag, now=time.time(),
+        writer=this_writer(), database_=database)
+
+
+def end_write(driver: Driver, database: str | None, lid: str, tag: str,
+              props: dict[str, Any] | None = None) -> bool:
+    """Take off the mark of :func:`begin_write` and record ``props`` on the load, in one
+    transaction; False (nothing recorded) when the mark was no longer there: a forced
+    reset or another writer took it while this one wrote."""
+    props = redact_props({k: v for k, v in (props or {}).items() if v is not None})
+    records, _, _ = driver.execute_query(
+        "MATCH (l:Load {uid: $uid}) WHERE l.writing = $tag "
+        "REMOVE l.writing, l.writing_since, l.writer "
+        "SET l += $props, l.times_loaded = coalesce(l.times_loaded, 0) + "
+        "CASE WHEN size(keys($props)) > 0 THEN 1 ELSE 0 END "
+        "RETURN count(l) AS held",
+        uid=load_uid(lid), tag=tag, props=props, database_=database)
+    return records[0]["held"] > 0
+
+
+def this_writer() -> str:
+    """``host:pid`` of this process, as written on the loads it is writing."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _alive(writer: str | None) -> bool:
+    """Whether the process named by ``writer`` may still be writing: any process on another
+    host (it cannot be checked from here), a live process on this one.
+
+    >>> _alive(this_writer()), _alive(f"{socket.gethostname()}:999999999")
+    (True, False)
+    """
+    host, _, pid = (writer or "").rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
+def being_written(driver: Driver, database: str | None, lid: str | None = None) -> list[dict]:
+    """The loads (all, or ``lid``) whose writer is writing now: ``{path, format, writer,
+    since}``. A mark left by a process of this host that has gone (a killed load) does not
+    count."""
+    records, _, _ = driver.execute_query(
+        "MATCH (l:Load) WHERE l.writing IS NOT NULL AND ($uid IS NULL OR l.uid = $uid) "
+        "RETURN l.path AS path, l.format AS format, l.writer AS writer, "
+        "l.writing_since AS since ORDER BY l.writing_since",
+        uid=load_uid(lid) if lid else None, database_=database, routing_="r")
+    return [dict(r) for r in records if _alive(r["writer"])]
+
+
+def interrupt_writes(driver: Driver, database: str | None, why: str) -> int:
+    """Take the write marks off every load (first step of a forced reset): each writer finds
+    its mark gone when it finishes, removes what it wrote and reports ``why``."""
+    records, _, _ = driver.execute_query(
+        "MATCH (l:Load) WHERE l.writing IS NOT NULL "
+        "REMOVE l.writing, l.writing_since, l.writer SET l.interrupted = $why "
+        "RETURN count(l) AS n", why=why, database_=database)
+    return records[0]["n"]
+
+
+def _utc(seconds: float | None) -> str:
+    """ISO 8601 UTC, ``?`` when unknown.
+
+    >>> _utc(0), _utc(None)
+    ('1970-01-01T00:00:00Z', '?')
+    """
+    return "?" if seconds is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+class BusyError(LineageError):
+    """A reset or unload refused because a load is writing."""
+
+
+def refuse_if_written(driver: Driver, database: str | None, action: str,
+                      lid: str | None = None) -> None:
+    """Raise :class:`BusyError` naming each load being written now."""
+    busy = being_written(driver, database, lid)
+    if busy:
+        names = "; ".join(f"{b['path']} ({b['format']}, by process {b['writer']} since "
+                          f"{_utc(b['since'])})" for b in busy)
+        raise BusyError(f"cannot {action} while a load is writing: {names}. Wait for it to "
+                        "finish, or stop it first; --force interrupts it (the load then "
+                        "removes what it wrote and fails)")
+
+
+def unload(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
+    """Remove what only the named load(s) stated; each ``:Load`` keeps its history with
+    status ``unloaded``. Raises :class:`LineageError` when nothing matches."""
+    found = find(driver, database, load_or_path)
+    if not found:
+        raise LineageError(f"no load {load_or_path!r} in the graph "
+                           "(see `lineage stats` for the loads and their paths)")
+    for entry in found:
+        refuse_if_written(driver, database, f"unload {entry['path']}",
+                          entry["id"] or entry["uid"].removeprefix("load:"))
+    out = []
+    for entry in found:
+        lid = entry["id"] or entry["uid"].removeprefix("load:")
+        removed = release(driver, database, lid)
+        mark(driver, database, lid, {"status": "unloaded", "unloaded_at": time.time(),
+                                     "changes": json.dumps(removed, sort_keys=True)})
+        out.append({**entry, **removed, "status": "unloaded"})
+    return out

@@ -1,0 +1,125 @@
+"""The writer's Cypher, generated once from the model: fixed strings with ``$parameters``
+only. Node labels travel as a parameter (``SET n:$($labels)``, so the ``MERGE`` stays on the
+``:Lineage(uid)`` unique index); each relationship type has statements of its own (a dynamic
+type in ``MERGE`` would scan every relationship). No value from input is ever spliced in;
+names come from the model and are checked to be identifiers.
+
+>>> sorted(EDGE_STATEMENTS)[:2]
+['CALLED_BY', 'EXECUTES']
+>>> "MERGE (n:Lineage {uid: row.uid})" in NODE_STATEMENT
+True
+"""
+
+from __future__ import annotations
+
+from .. import model
+
+# Nodes MERGE on the ``:Lineage(uid)`` unique index; ``ON CREATE`` / ``ON MATCH`` keep the
+# plan free of ``Eager`` (a plain ``SET n += row.props`` after the MERGE makes Neo4j buffer
+# the whole batch first: checked with EXPLAIN in tests/test_writer_plans.py). ``ON MATCH``
+# appends the load's tag to the node's ``loads`` list once (no tag: the list is left as it
+# is). A node no earlier version of this load can have touched (version 1, or a new node) is
+# created with its tag alone.
+_TAG_ON_CREATE = "CASE WHEN $tag IS NULL THEN null ELSE [$tag] END"
+
+
+def _tag_on_match(var: str) -> str:
+    return (f"CASE WHEN $tag IS NULL OR $tag IN coalesce({var}.loads, []) THEN {var}.loads "
+            f"ELSE coalesce({var}.loads, []) + $tag END")
+
+
+NODE_STATEMENT = """
+UNWIND $rows AS row
+MERGE (n:Lineage {uid: row.uid})
+ON CREATE SET n += row.props, n:$($labels),
+  n.loads = CASE WHEN $tag IS NULL THEN null ELSE [$tag] END
+ON MATCH SET n += row.props, n:$($labels),
+  n.loads = CASE WHEN $tag IS NULL OR $tag IN coalesce(n.loads, []) THEN n.loads
+            ELSE coalesce(n.loads, []) + $tag END
+RETURN collect(elementId(n)) AS ids
+"""
+
+# Nodes known to be new (the graph held no :Lineage node when the load began, and this load
+# has not written the uid yet): CREATE, with no index look-up before it. A node another
+# load created meanwhile fails the uniqueness constraint: the batch is rolled back and
+# written again with NODE_STATEMENT. ``row.props`` holds ``uid`` and ``loads`` here (a
+# CASE or a second SET item would bring the Eager back).
+NODE_CREATE_STATEMENT = """
+UNWIND $rows AS row
+CREATE (n:Lineage:$($labels))
+SET n = row.props
+RETURN collect(elementId(n)) AS ids
+"""
+
+# A reload (version > 1) first clears the properties of the nodes that only earlier
+# versions of this load stated, the first time this version writes them, so a changed
+# input replaces its facts; ``$prefix`` is ``<load id>:``.
+NODE_RESET_STATEMENT = """
+UNWIND $rows AS row
+MATCH (n:Lineage {uid: row.uid})
+WHERE size(coalesce(n.loads, [])) > 0 AND NOT $tag IN n.loads
+  AND all(t IN n.loads WHERE t STARTS WITH $prefix)
+SET n = {uid: row.uid}
+"""
+
+
+# The nodes of ``rows`` that other loads already stated with other values of the kind's
+# identity properties (see NodeKind.identity): ``$prefix`` is this load's tag prefix.
+IDENTITY_STATEMENT = """
+UNWIND $rows AS row
+MATCH (n:Lineage {uid: row.uid})
+WHERE any(t IN coalesce(n.loads, []) WHERE NOT t STARTS WITH $prefix)
+  AND any(k IN keys(row.identity) WHERE n[k] IS NOT NULL AND n[k] <> row.identity[k])
+RETURN row.uid AS uid,
+       [k IN keys(row.identity) WHERE n[k] <> row.identity[k] | [k, n[k], row.identity[k]]]
+         AS differ
+"""
+
+
+def _rel_props(rel: model.RelType, keyed: bool) -> list[str]:
+    """The declared properties the statements of ``rel`` set one by one (a ``SET r +=
+    row.props`` map would put an ``Eager`` in the plan)."""
+    names = [p for p in rel.props if p != "loads" and not (keyed and p == "key")]
+    for name in names:
+        if not name.isidentifier():
+            raise ValueError(f"{rel.name}: property {name!r} is not an identifier")
+    return names
+
+
+def edge_statement(rel: model.RelType, keyed: bool, reset: bool = False,
+                    by_id: bool = False) -> str:
+    """``MERGE`` of one relationship type (always MERGE: another load may have stated the
+    same edge onto a node this one created); with ``reset``, a reload's first step for it
+    (see NODE_RESET_STATEMENT); ``by_id``, its ends found by element id (``row.a``,
+    ``row.b``) and only if their uids are ``row.start`` and ``row.end``."""
+    if not rel.name.isidentifier() or not rel.name.isupper():
+        raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")
+    if reset:
+        key = " {key: row.key}" if keyed else ""
+        return ("UNWIND $rows AS row\n"
+                f"MATCH (:Lineage {{uid: row.start}})-[r:{rel.name}{key}]->(:Lineage {{uid: row.end}})\n"
+                "WHERE size(coalesce(r.loads, [])) > 0 AND NOT $tag IN r.loads\n"
+                "  AND all(t IN r.loads WHERE t STARTS WITH $prefix)\n"
+                f"SET r = {{{'key: row.key' if keyed else ''}}}")
+    names = _rel_props(rel, keyed)
+    head = ("UNWIND $rows AS row\n"
+            "MATCH (a:Lineage {uid: row.start}), (b:Lineage {uid: row.end})\n")
+    if by_id:  # no label: with one, the planner seeks the uid index instead of the id
+        head = ("UNWIND $rows AS row\n"
+                "MATCH (a) WHERE elementId(a) = row.a AND a.uid = row.start\n"
+                "MATCH (b) WHERE elementId(b) = row.b AND b.uid = row.end\n")
+    key = " {key: row.key}" if keyed else ""
+    on_create = ", ".join([f"r.`{p}` = row.props.`{p}`" for p in names]
+                          + [f"r.loads = {_TAG_ON_CREATE}"])
+    on_match = ", ".join([f"r.`{p}` = coalesce(row.props.`{p}`, r.`{p}`)" for p in names]
+                         + [f"r.loads = {_tag_on_match('r')}"])
+    return head + (f"MERGE (a)-[r:{rel.name}{key}]->(b)\n"
+                   f"ON CREATE SET {on_create}\n"
+                   f"ON MATCH SET {on_match}\n"
+                   "RETURN sum(row.n) AS written")
+
+
+EDGE_STATEMENTS = {name: edge_statement(rel, False) for name, rel in model.REL_TYPES.items()}
+KEYED_EDGE_STATEMENTS = {name: edge_statement(rel, True) for name, rel in model.REL_TYPES.items()}
+EDGE_RESET_STATEMENTS = {(name, keyed): edge_statement(rel, keyed, reset=True)
+                         for name, rel in model.REL_TYPES.items() for keyed in (False, True)}

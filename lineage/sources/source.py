@@ -1,0 +1,168 @@
+"""The declaration of a source: one :class:`Source` in each source's ``__init__.py``, which the
+registry (:mod:`.registry`) collects.
+
+A source is a folder, ``lineage/sources/<name>/``, holding everything about it:
+
+- ``model.py``: its node kinds and relations (collected by :mod:`lineage.model`);
+- one reader module per input format (``readers``, each with its ``FORMATS``) and the mapping
+  from its facts to graph records;
+- ``views.py`` (``views``): a :class:`Views`, what the generic answers show of it: report
+  tables and panels, its ``why`` explainers and ``diff`` differs, the children of its runs in
+  an OpenLineage export, the rows it gives ``lineage link``;
+- ``cypher/``: its templates, named ``<name>/<file>`` (``pegasus/failed_jobs``);
+- ``demo.py`` (``demo``): the writer of its files of the demo campaign (``lineage demo``);
+- its load options (:class:`Option`): ``--env`` of XALT, ``--chimbuko-run`` of Chimbuko.
+
+Declarations are plain data: importing one imports no reader and no view (the command line
+lists the sources without loading them).
+
+>>> toy = Source("toy", "a toy source", readers=("lines",), package="toysrc")
+>>> toy.module("lines")
+'toysrc.lines'
+>>> Option("colour", "red", "the colour", choices=("red", "blue")).check("green")
+Traceback (most recent call last):
+...
+ValueError: colour='green': expected one of red, blue
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
+
+
+@dataclass(frozen=True)
+class Option:
+    """One load option of a source: its name (a keyword of :class:`~.options.LoadOptions`
+    and of ``Lineage.load``), default, help, the values it may take, the environment variable
+    and profile key that set it (``[defaults] <name>``), the command-line option of ``lineage
+    load`` (``cli``), whether the profile file may set it (``profile``)."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    env: str | None = None
+    cli: str | None = None
+    metavar: str | None = None
+    profile: bool = False
+
+    def check(self, value: Any) -> Any:
+        """``value`` when this option may take it (lower-cased when it has choices)."""
+        if value is None or not self.choices:
+            return value
+        text = str(value).strip().lower()
+        if text not in self.choices:
+            raise ValueError(f"{self.name}={value!r}: expected one of {', '.join(self.choices)}")
+        return text
+
+
+class Section(NamedTuple):
+    """A table of a report: its title, the template that fills it, and the template
+    parameter that gets the report's uid."""
+
+    title: str
+    template: str
+    param: str
+
+
+#: ``panel(lin, uid, is_run)``: the report's extra data for a node of one kind, as the
+#: renderer's keyword arguments (``attempts``: a timeline of attempts; ``details``: a clicked
+#: node's details); ``{}`` for none.
+Panel = Callable[[Any, str, bool], dict]
+
+
+@dataclass(frozen=True)
+class Views:
+    """What the generic answers show of one source (each by kind label).
+
+    - ``run_sections``: tables beside a run's graph; ``node_sections``: tables beside a
+      node's lineage; ``node_structure``: ``(template, param)`` whose ``uid`` column adds
+      nodes to a node's drawing (a call stack);
+    - ``run_lineage``: run kinds whose view draws the run's lineage too; ``run_graphs``: run
+      kind -> ``(template, what it draws)`` drawn instead of the run's parts;
+    - ``panels``: kind -> :data:`Panel`; ``labels(nodes, edges)``: short labels of drawn nodes;
+    - ``explainers``: kind -> ``explain(lin, node)``, the ``why`` of a node;
+    - ``differs``: kind -> ``differ(lin, first, second)``, the ``diff`` rows of two runs;
+      ``linked_runs``: run kinds whose diff also compares what ``lineage link`` joined to
+      their parts;
+    - ``export_children``: kinds of a run's parts that get OpenLineage run events of their
+      own; ``export_through``: relationship types through which such a part's files come;
+      ``run_starts``: run kind -> ``start(by_uid, edges, uid)``, seconds since the epoch a
+      run began when the run itself records no start (a Chimbuko program: its first rank);
+    - ``link_views``: role of :class:`lineage.linking.rules.Inputs` -> template of its rows.
+    """
+
+    run_sections: Mapping[str, Sequence[Section]] = field(default_factory=dict)
+    node_sections: Mapping[str, Sequence[Section]] = field(default_factory=dict)
+    node_structure: Mapping[str, Sequence[tuple[str, str]]] = field(default_factory=dict)
+    run_lineage: frozenset[str] = frozenset()
+    run_graphs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    panels: Mapping[str, Panel] = field(default_factory=dict)
+    labels: Callable[[list, list], dict] | None = None
+    explainers: Mapping[str, Callable[[Any, dict], dict]] = field(default_factory=dict)
+    differs: Mapping[str, Callable[[Any, dict, dict], list]] = field(default_factory=dict)
+    linked_runs: frozenset[str] = frozenset()
+    export_children: frozenset[str] = frozenset()
+    export_through: frozenset[str] = frozenset()
+    run_starts: Mapping[str, Callable[[dict, list, str], float | None]] = field(
+        default_factory=dict)
+    link_views: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One source: its name (the first part of its uids and of its templates' names), what
+    it reads, its reader modules in detection order, its load options, and where its views
+    are (a module of the package holding ``VIEWS``, or None). ``package`` is the Python
+    package of the folder (default ``lineage.sources.<name>``); ``title`` its name as people
+    write it (default: the name capitalised); ``demo`` the module of the package whose
+    ``write(campaign, directory)`` writes its files of the demo campaign (None: it has none)."""
+
+    name: str
+    doc: str
+    readers: tuple[str, ...] = ()
+    title: str = ""
+    options: tuple[Option, ...] = ()
+    views_module: str | None = "views"
+    demo: str | None = None
+    package: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier():
+            raise ValueError(f"source name {self.name!r} is not an identifier")
+        if not self.package:
+            object.__setattr__(self, "package", f"lineage.sources.{self.name}")
+        if not self.title:
+            object.__setattr__(self, "title", self.name.capitalize())
+
+    def module(self, name: str) -> str:
+        """The dotted name of a module of the source's package."""
+        return f"{self.package}.{name}"
+
+    @cached_property
+    def folder(self) -> Path:
+        """The source's folder."""
+        return Path(importlib.import_module(self.package).__file__).parent
+
+    @property
+    def cypher_dir(self) -> Path:
+        """The folder of the source's templates (``<folder>/cypher``)."""
+        return self.folder / "cypher"
+
+    def formats(self) -> list:
+        """The formats of its readers, in detection order."""
+        out = []
+        for reader in self.readers:
+            out.extend(importlib.import_module(self.module(reader)).FORMATS)
+        return out
+
+    @cached_property
+    def views(self) -> Views:
+        """Its :class:`Views` (empty when it declares none)."""
+        if self.views_module is None:
+            return Views()
+        return importlib.import_module(self.module(self.views_module)).VIEWS
