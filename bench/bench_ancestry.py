@@ -1,7 +1,7 @@
 """Does ancestry cost in proportion to the nodes and edges it reaches, on a wide diamond
 whose paths explode (fan-in: every node derived from every node of the layer above)?
 
-    .venv/bin/python bench/bench_ancestry.py --size 64 [--base main]
+    .venv/bin/python bench/bench_ancestry.py --size 32 [--base main]
 
 Three diamonds of LAYERS layers, SIZE/4, SIZE/2 and SIZE nodes wide, between one top and
 one bottom node, loaded as one PROV-JSON document (``wasDerivedFrom``); then the
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import harness
 
-SIZES = {"smoke": 4, "default": 64}
+SIZES = {"smoke": 4, "default": 32}
 LAYERS = 6
 
 
@@ -54,8 +54,8 @@ def measure(size: int, prepared: dict) -> dict:
         lin.reset(force=True)
         lin.load(prepared["paths"])
         for width in prepared["widths"]:
-            uid = lin.query("MATCH (n:Lineage {identifier: $id}) RETURN n.uid AS uid",
-                            {"id": f"ex:w{width}-bottom"})[0]["uid"]
+            uid = lin.query("MATCH (n:ProvEntity {name: $name}) RETURN n.uid AS uid",
+                            {"name": f"ex:w{width}-bottom"})[0]["uid"]
             rows = len(lin.query("ancestors", uid=uid))
             edges = 2 * width + (LAYERS - 1) * width * width
             seconds = harness.median_seconds(lambda: lin.query("ancestors", uid=uid), 5)

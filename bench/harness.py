@@ -126,6 +126,16 @@ def base_checkout(rev: str) -> Iterator[Path]:
 
 
 @contextmanager
+def connected() -> Iterator:
+    """:func:`connect` in this process, on the Neo4j of :func:`neo4j_environment`: for a
+    script that measures no timings side by side (bench/prov_suite.py)."""
+    with neo4j_environment() as env:
+        os.environ.update({k: v for k, v in env.items() if k.startswith(("NEO4J_", "LINEAGE_"))})
+        with connect() as lin:
+            yield lin
+
+
+@contextmanager
 def neo4j_environment() -> Iterator[dict]:
     """The environment the measuring processes get: a Neo4j to talk to (module docstring)."""
     env = dict(os.environ)

@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
-
 import pytest
 
 from .corpus import REPO, SAMPLES, needs_corpus
@@ -26,6 +24,7 @@ EXPECTED = {
     "cli_startup": ({"seconds_help", "seconds_cypher_list", "seconds_query", "seconds_stats"},
                     {}),
     "export": ({"seconds_prov-json", "seconds_graphml", "megabytes_graphml"}, {}),
+    "prov_memory": ({"records", "megabytes", "peak_mib", "mib_per_mb_read"}, {}),
     "report": ({"megabytes"}, {}),
     "round_trip": ({"lin_query_us", "driver_us", "lin_query_over_driver"}, {}),
     "samples": ({"elements", "elements_per_s"}, {"inputs": 3}),  # XALT's three files
