@@ -7,7 +7,8 @@ SIZE is the percentage of the real shard's counts (100: all of them). Each run l
 stand-in of 1% first (untimed: the server's query plans warm, as for a user's second
 load), then the stand-in into an emptied graph with ``lin.load``; with ``--old-stand-in
 REV`` the stand-in REV's bench/gen_xgc_shard.py writes (with its defaults) too, in the same
-process, the two alternating which goes first.
+process, the two alternating which goes first. After the stand-in's load, the graph's counts
+of what ``gen_xgc_shard.REAL_SHARD`` counts (``graph_executions``...).
 """
 
 from __future__ import annotations
@@ -21,6 +22,15 @@ import gen_xgc_shard
 import harness
 
 SIZES = {"smoke": 1, "default": 100}
+#: The graph's counts after the stand-in's load, named as ``gen_xgc_shard.REAL_SHARD``.
+GRAPH_COUNTS = {
+    "executions": "MATCH (n:FunctionExecution) RETURN count(n) AS n",
+    "caller links": "MATCH ()-[r:CALLED_BY]->() RETURN count(r) AS n",
+    "window links": "MATCH ()-[r:FOLLOWED_BY]->() RETURN count(r) AS n",
+    "messages": "MATCH ()-[r:SENT_MESSAGE]->() RETURN count(r) AS n",
+    "ranks": "MATCH (n:Rank) RETURN count(n) AS n",
+    "functions": "MATCH (n:Function) RETURN count(n) AS n",
+}
 
 
 def old_stand_in(rev: str, folder: Path) -> str:
@@ -65,6 +75,9 @@ def measure(size: int, prepared: dict) -> dict:
             out[f"seconds_{name}"] = figures["seconds"]
             out[f"elements_{name}"] = figures["elements"]
             out[f"megabytes_{name}"] = Path(stand_ins[name]).stat().st_size / 1e6
+            if name == "new":  # what the graph holds, in the real shard's words
+                out.update({f"graph_{key.replace(' ', '_')}": lin.query(cypher)[0]["n"]
+                            for key, cypher in GRAPH_COUNTS.items()})
     if "seconds_old" in out:
         out["old_over_new"] = out["seconds_old"] / out["seconds_new"]
     return {"seconds": out["seconds_new"], **out}
