@@ -1,22 +1,24 @@
 """Does ancestry cost in proportion to the nodes and edges it reaches, on a wide diamond
 whose paths explode (fan-in: every node derived from every node of the layer above)?
 
-    .venv/bin/python bench/bench_ancestry.py --size 32 [--base main]
+    .venv/bin/python bench/bench_ancestry.py --size 64 [--base main]
 
 Three diamonds of LAYERS layers, SIZE/4, SIZE/2 and SIZE nodes wide, between one top and
 one bottom node, loaded as one PROV-JSON document (``wasDerivedFrom``); then the
-``ancestors`` template from the bottom node, median of 5 after a warm-up. Paths number
-width^layers; the cost per edge reached should stay level as the width grows.
+``ancestors`` template from the bottom node, median of 5 after a warm-up, and its database
+hits (``PROFILE``: the work, whatever the machine's load). Paths number width^layers; the
+cost per edge reached should stay level as the width grows.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import harness
 
-SIZES = {"smoke": 4, "default": 32}
+SIZES = {"smoke": 4, "default": 64}
 LAYERS = 6
 
 
@@ -48,6 +50,21 @@ def prepare(size: int, folder: Path, options: dict) -> dict:
     return {"paths": [str(path)], "widths": widths}
 
 
+def db_hits(uid: str) -> int:
+    """The database hits of the checkout's ``ancestors`` template from ``uid`` (``PROFILE``
+    through the official driver): the search's work, whatever the machine's load."""
+    import neo4j
+
+    def hits(plan: dict) -> int:
+        return plan.get("dbHits", 0) + sum(hits(child) for child in plan.get("children", []))
+
+    template = Path("cypher/ancestors.cypher").read_text()  # the measuring process's checkout
+    auth = (os.environ["NEO4J_USERNAME"], os.environ["NEO4J_PASSWORD"])
+    with neo4j.GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth) as driver, \
+            driver.session() as session:
+        return hits(session.run("PROFILE " + template, uid=uid, max_depth=None).consume().profile)
+
+
 def measure(size: int, prepared: dict) -> dict:
     out = {}
     with harness.connect() as lin:
@@ -62,6 +79,7 @@ def measure(size: int, prepared: dict) -> dict:
             out[f"ms_width_{width}"] = 1000 * seconds
             out[f"us_per_edge_width_{width}"] = 1e6 * seconds / edges
             out[f"ancestors_width_{width}"] = rows
+            out[f"db_hits_width_{width}"] = db_hits(uid)
     widest, narrowest = max(prepared["widths"]), min(prepared["widths"])
     out["per_edge_widest_over_narrowest"] = (out[f"us_per_edge_width_{widest}"]
                                              / out[f"us_per_edge_width_{narrowest}"])
