@@ -24,6 +24,7 @@ from .server.connection import Settings as ConnectionSettings
 from .config.settings import LoadOptions, Settings
 from .private_file import write_private
 from .redact import redact_url
+from .humanize import is_epoch_column
 
 if TYPE_CHECKING:  # the pipeline and the writer are loaded by the calls that load or reset,
     # so that a query from the command line does not import them (README: CLI start-up)
@@ -34,6 +35,10 @@ if TYPE_CHECKING:  # the pipeline and the writer are loaded by the calls that lo
 COMPUTED = tuple(analysis.COMPUTED)
 log = logging.getLogger("lineage.api")
 EXPORT_CHUNK = 10_000  # node uids per query while an export streams
+HTML_ROWS = 200  # rows a notebook shows of a query
+#: the columns of :meth:`Lineage.runs`
+RUN_COLUMNS = ["uid", "kind", "source", "name", "status", "failed", "start_time", "end_time",
+               "duration"]
 
 
 class Rows(list):
@@ -52,11 +57,25 @@ class Rows(list):
         self.lineage = lineage
         self.params = params or {}
 
-    def to_pandas(self):
-        """A pandas DataFrame (needs ``pip install lineage-explorer[pandas]``)."""
+    def to_pandas(self, times: bool = True):
+        """A pandas DataFrame (needs ``pip install lineage-explorer[pandas]``); ``times``:
+        columns of epoch times (``start_time``, ``end_time``) as UTC datetimes."""
         import pandas as pd
 
-        return pd.DataFrame(list(self), columns=self.columns)
+        frame = pd.DataFrame(list(self), columns=self.columns)
+        if times:
+            for column in self.columns:
+                if is_epoch_column(column, frame[column].tolist()):
+                    frame[column] = pd.to_datetime(frame[column], unit="s", utc=True)
+        return frame
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: an escaped table, times as dates, durations with units."""
+        from .answers.display import html_table
+
+        more = len(self) - HTML_ROWS
+        return (html_table(self[:HTML_ROWS], self.columns)
+                + (f"<p>... and {more} more rows</p>" if more > 0 else ""))
 
     def to_networkx(self, source: str = "uid", target: str | None = None):
         """The rows as a networkx graph.
@@ -374,6 +393,36 @@ class Lineage:
         ensure_schema(self.graph.driver, self.graph.database)
         return before
 
+    def resolve(self, text: str) -> str:
+        """The uid ``text`` names: a uid, a unique start of one, a run's short uuid (8
+        characters) or a run's name; an error listing the candidates when several match
+        (see :mod:`lineage.query.resolve`).
+
+        >>> lin.resolve("9a81e85f")                               # doctest: +SKIP
+        'pegasus:workflow:9a81e85f-45b4-587b-8e78-45b824ad0955'
+        """
+        from .query.resolve import resolve
+
+        return resolve(self, text)
+
+    def runs(self, kind: str | None = None) -> Rows:
+        """Every run, newest first: its uid, kind, source, name, status, start, end and
+        duration (seconds), and whether it failed.
+
+        >>> lin.runs()[0]["failed"]                               # doctest: +SKIP
+        True
+        """
+        from .model import status
+
+        rows = []
+        for r in self.query("runs", kind=kind):
+            start, end = r.get("start_time"), r.get("end_time")
+            rows.append({**r, "source": r["uid"].split(":", 1)[0],
+                         "duration": end - start if start is not None and end is not None
+                         else None, "failed": status.is_failed(r.get("status"))})
+        rows.sort(key=lambda r: r["start_time"] is None)  # a run of unknown start last
+        return Rows(rows, RUN_COLUMNS, self, {"kind": kind})
+
     def why(self, uid: str) -> dict:
         """Why a Pegasus workflow or job, a Swift script run or an XALT execution failed:
         ``{uid, kind, status, problems}``, each problem with its status, exit code or signal,
@@ -384,7 +433,7 @@ class Lineage:
         """
         from .answers.why import why
 
-        return why(self, uid)
+        return why(self, self.resolve(uid))
 
     def diff(self, first: str, second: str) -> dict:
         """What differs between two runs of one kind (Pegasus workflows, Swift script runs,
@@ -393,7 +442,7 @@ class Lineage:
         ``Rows(result["differences"]).to_pandas()`` gives a DataFrame."""
         from .answers.diff import diff
 
-        return diff(self, first, second)
+        return diff(self, self.resolve(first), self.resolve(second))
 
     def diff_html(self, result: dict, output: str | os.PathLike) -> str:
         """Write a :meth:`diff` result as a self-contained side-by-side HTML page (every
@@ -461,9 +510,11 @@ class Lineage:
         return self.graph.stream(template.text, template.bind(params))
 
     def export(self, uid: str | list[str], output: str | os.PathLike, fmt: str = "prov-json",
-               depth: int = 3, links: bool = False) -> str:
+               depth: int = 3, links: bool = False, license: str | None = None) -> str:
         """Write a run or a node's lineage (see :meth:`subgraph`) as W3C PROV-JSON, PROV-N
-        or GraphML, or a run as OpenLineage run events (``openlineage``, JSON Lines);
+        or GraphML, or a run as OpenLineage run events (``openlineage``, JSON Lines), or one
+        run as a Workflow Run RO-Crate (``ro-crate``: a directory, or ``output`` ending in
+        ``.zip``; ``license`` the crate's license, see :mod:`lineage.answers.runcrate`);
         ``links`` takes in what ``lineage link`` connected to it in other systems; several
         uids give the union of their subgraphs (a diff's two sides);
         ``lineage load`` reads the PROV-JSON back. Returns the path. PROV and GraphML
@@ -474,10 +525,17 @@ class Lineage:
         """
         from .answers import exchange  # imported when used: it keeps the CLI's start-up short
 
-        if fmt != "openlineage" and fmt not in exchange.FORMATS:  # before any query
-            raise ValueError(f"format {fmt!r}: expected one of "
-                             f"{', '.join(exchange.FORMATS + ('openlineage',))}")
-        starts = [uid] if isinstance(uid, str) else list(uid)
+        if fmt not in ("openlineage", "ro-crate") and fmt not in exchange.FORMATS:
+            raise ValueError(f"format {fmt!r}: expected one of "  # before any query
+                             f"{', '.join(exchange.FORMATS + ('openlineage', 'ro-crate'))}")
+        starts = [self.resolve(one) for one in ([uid] if isinstance(uid, str) else uid)]
+        if fmt == "ro-crate":
+            from .answers import runcrate
+
+            if len(starts) != 1:
+                raise LineageError("a crate describes one run: give one uid")
+            return runcrate.write(self, starts[0], output, links=links, depth=depth,
+                                  license=license)
         uids: dict[str, None] = {}
         for one in starts:  # several: the union (a diff's two sides, say)
             uids.update(dict.fromkeys(self.subgraph_uids(one, depth, links=links)))
@@ -502,6 +560,7 @@ class Lineage:
         """Write the HTML lineage report of a run or node to ``output``; returns its path."""
         from .report import write_report
 
+        uid = self.resolve(uid)
         log.info("report of %s to %s", uid, output)
         return write_report(self, uid, output, **options)
 
@@ -510,6 +569,7 @@ class Lineage:
         (``depth=``, ``max_nodes=``; ``.save(path)`` writes the page)."""
         from .report import view_report
 
+        uid = self.resolve(uid)
         return view_report(self, uid, **options)
 
     def close(self) -> None:

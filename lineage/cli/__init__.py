@@ -29,6 +29,7 @@ import io
 import shutil
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 
@@ -38,10 +39,12 @@ from .. import server
 from ..config.profile import ConfigError
 from ..config.settings import Settings
 from ..humanize import human
+from ..redact import redact_url
 from ..linking.rules import RULES as LINK_RULES
 from ..query import templates
 from ..sources import SOURCES
 from ..sources import options as load_options
+from ..sources.registry import export_formats
 from .lean_import import import_driver_without_dataframes
 from ..safe_text import json_text, safe_text
 from ..errors import (InputsFailed, LineageError, ParseError, ServerError, TemplateError,
@@ -80,23 +83,58 @@ def emit(rows: list[dict], fmt: str, columns: list[str] | None = None) -> None:
         return
     width = shutil.get_terminal_size((120, 24)).columns  # $COLUMNS, the terminal, else 120
     cells = [[_cell(human(c, r.get(c))).replace("\n", "\\n") for c in columns] for r in rows]
-    widths = fit([max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)],
-                 width)
-    if (len(rows) == 1 and len(columns) > 1) or sum(widths) + 2 * (len(widths) - 1) > width:
+    natural = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    # columns of uids keep their width (a uid is read whole); the others give way first
+    uids = [i for i, c in enumerate(columns)
+            if all(_UID.match(row[i]) for row in cells if row[i]) and any(row[i] for row in cells)]
+    rest = [i for i in range(len(columns)) if i not in uids]
+    room = width - sum(natural[i] + 2 for i in uids)
+    widths = list(natural)
+    for i, w in zip(rest, fit([natural[i] for i in rest], room) if rest else []):
+        widths[i] = w
+    squeezed = any(widths[i] < min(natural[i], 12) for i in rest)
+    if ((len(rows) == 1 and len(columns) > 1) or squeezed
+            or sum(widths) + 2 * (len(widths) - 1) > width):
         # one record, or too many columns for the terminal: a column per line (as psql's
-        # expanded display), values cut only at the terminal's edge
+        # expanded display), long values wrapped at the terminal's edge, never cut
         name_width = max(len(c) for c in columns)
         for n, row in enumerate(cells, 1):
             if len(rows) > 1:
                 click.echo(f"-[ row {n} ]" + "-" * max(width - 12 - len(str(n)), 0))
             room = max(width - name_width - 2, 20)
             for c, value in zip(columns, row):
-                click.echo(f"{c.ljust(name_width)}  {_clip(value, room)}")
+                for i, piece in enumerate(wrap(value, room)):
+                    click.echo(f"{(c if i == 0 else '').ljust(name_width)}  {piece}".rstrip())
         return
-    click.echo("  ".join(_clip(c, w).ljust(w) for c, w in zip(columns, widths)))
+    click.echo("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip())
     click.echo("  ".join("-" * w for w in widths))
-    for row in cells:
-        click.echo("  ".join(_clip(v, w).ljust(w) for v, w in zip(row, widths)))
+    for row in cells:  # a value wider than its column goes on in the lines below (uids whole)
+        pieces = [wrap(v, w) for v, w in zip(row, widths)]
+        for i in range(max(len(p) for p in pieces)):
+            click.echo("  ".join((p[i] if i < len(p) else "").ljust(w)
+                                 for p, w in zip(pieces, widths)).rstrip())
+
+
+_UID = re.compile(r"^[a-z_]+:[a-z_]+:\S")
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken after a space, a colon or
+    a slash when one is near (a uid breaks after one of its colons), never cut short.
+
+    >>> wrap("pegasus:workflow:9a81e85f-45b4-587b-8e78-45b824ad0955", 30)
+    ['pegasus:workflow:', '9a81e85f-45b4-587b-8e78-45b824', 'ad0955']
+    >>> wrap("abc", 10)
+    ['abc']
+    """
+    width = max(width, 1)
+    lines = []
+    while len(text) > width:
+        cut = max(text.rfind(c, 0, width) for c in " :/,")
+        cut = cut + 1 if cut >= width // 2 else width
+        lines.append(text[:cut].rstrip(" "))
+        text = text[cut:].lstrip(" ")
+    return lines + [text]
 
 
 def fit(widths: list[int], total: int, gap: int = 2, least: int = 6) -> list[int]:
@@ -213,6 +251,14 @@ class _Main(click.Group):
             sys.exit(EXIT_INPUT)
         except ServerError as exc:
             click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_SERVER)
+        except _driver_error("AuthError"):
+            settings = _settings()
+            where = (f"the server at {redact_url(settings.neo4j_uri)}" if settings.neo4j_uri
+                     else "the managed server")
+            click.echo(f"error: {where} refused user {settings.neo4j_user or 'neo4j'!r} "
+                       "and its password (check NEO4J_USERNAME / NEO4J_PASSWORD or the "
+                       "profile's [connection])", err=True)
             sys.exit(EXIT_SERVER)
         except _driver_error("ServiceUnavailable") as exc:
             click.echo(f"error: Neo4j is not reachable: {exc}", err=True)
@@ -400,6 +446,7 @@ def load(paths, source, lenient, as_json, fmt, quiet, fail_fast, then_link, bulk
             printer(event, info)
             bar(event, info)
 
+        before = {r["uid"] for r in lin.query("runs")}
         try:
             options = lin.settings.load.with_(**source_options)
             results = lin.load(paths, source=source, lenient=lenient, progress=progress,
@@ -411,10 +458,32 @@ def load(paths, source, lenient, as_json, fmt, quiet, fail_fast, then_link, bulk
         finally:
             printer.flush()
         linked = lin.link() if then_link else None
+        added = [r for r in lin.runs() if r["uid"] not in before]
     _print_load_results(results, fmt)
     if linked is not None:
         # machine-readable load output stays one document: the link summary goes to stderr
         _print_link(linked, "json" if fmt else "table", err=fmt is not None)
+    _print_added_runs(added, err=fmt is not None)
+
+
+def _print_added_runs(added: list[dict], err: bool) -> None:
+    """The runs a load added, failed first, and the command to try next."""
+    if not added:
+        click.echo("no new runs (`lineage runs` lists the graph's runs)", err=err)
+        return
+    added = sorted(added, key=lambda r: not r["failed"])
+    click.echo(f"added {len(added)} run{'s' if len(added) != 1 else ''}:", err=err)
+    for r in added[:20]:
+        click.echo(safe_text(f"  {'FAILED ' if r['failed'] else ''}{r['status'] or '?'}  "
+                             f"{r['uid']}  ({r['name']})"), err=err)
+    if len(added) > 20:
+        click.echo(f"  ... and {len(added) - 20} more (`lineage runs`)", err=err)
+    first = added[0]
+    short = first["uid"].split(":", 2)[-1][:8] if first["uid"].count(":") >= 2 else first["uid"]
+    unique = sum(r["uid"].split(":", 2)[-1].startswith(short) for r in added) == 1
+    ref = short if unique else first["uid"]
+    click.echo(f"next: lineage {'why' if first['failed'] else 'report'} {ref}"
+               + ("" if first["failed"] else " -o report.html"), err=err)
 
 
 def _print_load_results(results, fmt) -> None:
@@ -481,13 +550,47 @@ def stats(as_json, fmt):
 
 
 @main.command()
+@click.option("--kind", default=None, metavar="KIND",
+              help="Only runs of this kind (Workflow, ScriptRun, Execution, ProgramRun).")
+@FORMAT
+def runs(kind, fmt):
+    """Every run in the graph, newest first, failed ones marked: uid (whole), status,
+    start, duration, source, name. `lineage why UID` and `lineage diff UID UID` take a
+    uid, a unique start of one, a short uuid (8 characters) or a run's name."""
+    with _connect() as lin:
+        rows = lin.runs(kind)
+    if fmt != "table":
+        emit(rows, fmt, _api().RUN_COLUMNS)
+        return
+    if not rows:
+        click.echo("(no runs: `lineage load FILES` loads some, `lineage demo` makes a campaign)")
+        return
+    from ..answers.diff import seconds
+
+    # a line per run and its whole uid on the line below it (a uid is never cut)
+    cells = [["FAILED" if r["failed"] else "", r["status"] or "?",
+              str(human("start_time", r["start_time"]) or "").replace("T", " ")[:19],
+              seconds(r["duration"]) or "", r["source"], safe_text(str(r["name"]))]
+             for r in rows]
+    head = ["", "status", "start (UTC)", "duration", "source", "name"]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(head)]
+    click.echo("  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip())
+    for r, c in zip(rows, cells):
+        click.echo("  ".join(v.ljust(w) for v, w in zip(c, widths)).rstrip())
+        click.echo(safe_text(f"{'':{widths[0]}}  {r['uid']}"))
+
+
+@main.command()
 @click.argument("uid")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="A readable summary, or JSON.")
 def why(uid, fmt):
-    """Why did it fail? Failed, held and blocked jobs of a Pegasus workflow (recursively),
-    failed app executions of a Swift run, or the exit of an XALT execution, each with the
-    error lines of its output first."""
+    """Why did it fail? The answer first (the worst problem and its deciding line), then the
+    failed and held jobs of a Pegasus workflow (recursively), the failed app executions of a
+    Swift run or the exit of an XALT execution, each with the lines that decide it (the
+    application's own error stream first, never DEBUG or INFO lines), the blocked jobs last.
+
+    UID may be a unique prefix, a short uuid (8 characters) or a run's name."""
     with _connect() as lin:
         summary = lin.why(uid)
     if fmt == "json":
@@ -496,22 +599,9 @@ def why(uid, fmt):
     _print_why(summary)
 
 
-def _print_why(summary: dict) -> None:
-    problems = summary["problems"]
-    click.echo(safe_text(f"{summary['kind']} {summary['uid']}: {summary.get('status') or '?'}; "
-                         f"{len(problems) or 'no'} problem{'s' if len(problems) != 1 else ''}"))
-    keys = ("status", "attempts", "exitcode", "signal", "exit_status", "host", "site", "job_id",
-            "started", "blocked_by", "held_reason", "detail")
-    for p in problems:
-        click.echo(safe_text(f"\n- {p['what']} {p.get('name') or p['uid']}"))
-        facts = ", ".join(f"{k}={p[k]}" for k in keys if p.get(k) not in (None, "", False))
-        if facts:
-            click.echo(safe_text(f"  {facts}"))
-        for line in p.get("causes") or []:
-            click.echo(safe_text(f"  cause: {line[:300]}"))
-        if not p.get("causes") and p.get("output_tail"):
-            for line in p["output_tail"]:
-                click.echo(safe_text(f"  output: {line[:300]}"))
+def _print_why(summary) -> None:
+    for line in summary.lines():
+        click.echo(line)
 
 
 @main.command("link")
@@ -569,7 +659,12 @@ def diff_(first, second, fmt, html_path):
     executions, Chimbuko program runs), most telling first: jobs or calls added, removed or
     changed; inputs and arguments; executables and libraries by path and sha1; exit status,
     command line, modules, environment; functions' anomalies and runtimes; for linked runs,
-    each job's XALT program and libraries and its Chimbuko anomalies."""
+    each job's XALT program and libraries and its Chimbuko anomalies.
+
+    The jobs or calls whose outcome turned to a failure come first, each with what may
+    explain it (arguments, inputs, outputs, executable, libraries, environment) before its
+    outcome; durations last. FIRST and SECOND may be unique uid prefixes, short uuids (8
+    characters) or run names."""
     with _connect() as lin:
         result = lin.diff(first, second)
         if html_path:
@@ -577,29 +672,40 @@ def diff_(first, second, fmt, html_path):
     if fmt == "json":
         click.echo(json.dumps(result, indent=2, default=str))
         return
+    if fmt == "table":
+        click.echo(safe_text(f"answer: {result['answer']}"))
     emit(result["differences"], fmt, ["aspect", "name", "first", "second"])
 
 
 @main.command("export")
 @click.argument("uids", nargs=-1, required=True, metavar="UID...")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
-              help="The file to write.")
+@click.option("-o", "--output", required=True, type=click.Path(),
+              help="The file to write (ro-crate: a directory, or a FILE.zip).")
 @click.option("--format", "fmt",
-              type=click.Choice(["prov-json", "prov-n", "graphml", "openlineage"]),
+              type=click.Choice([*export_formats(), "graphml", "openlineage", "ro-crate"]),
               default="prov-json", show_default=True,
-              help="W3C PROV-JSON, PROV-N, GraphML, or OpenLineage run events (JSON Lines).")
+              help="W3C PROV-JSON, PROV-N, GraphML, OpenLineage run events (JSON Lines), or "
+                   "a Workflow Run RO-Crate (Provenance Run Crate) of one run.")
 @click.option("--depth", default=3, show_default=True, type=click.IntRange(1, 1000),
               help="Hops of a run's parts, or of a node's ancestry and descendants.")
 @click.option("--with-links", "links", is_flag=True,
               help="Take in what `lineage link` connected to it in other systems.")
-def export_(uids, output, fmt, depth, links):
-    """Write a run or a node's lineage as W3C PROV (PROV-JSON, PROV-N) or GraphML, or runs
-    as OpenLineage run events. Several UIDs: the union (the two sides of a diff, say).
+@click.option("--license", "license_", default=None, metavar="URL",
+              help="ro-crate: the crate's license (say, a SPDX URL); else the crate says "
+                   "none was stated.")
+def export_(uids, output, fmt, depth, links, license_):
+    """Write a run or a node's lineage as W3C PROV (PROV-JSON, PROV-N) or GraphML, runs
+    as OpenLineage run events, or one run as a Workflow Run RO-Crate (its steps, their
+    statuses and files, and with --with-links the binaries, libraries, builds, modules,
+    environment and Chimbuko anomalies `lineage link` joined to it). Several UIDs: the union
+    (the two sides of a diff, say).
 
-    `lineage import FILE.json` reads a PROV export (or another tool's PROV) back.
+    `lineage import FILE.json` reads a PROV export (or another tool's PROV) back; `lineage
+    load DIR` reads a crate back.
     """
     with _connect() as lin:
-        path = lin.export(list(uids), output, fmt=fmt, depth=depth, links=links)
+        path = lin.export(list(uids), output, fmt=fmt, depth=depth, links=links,
+                          license=license_)
     click.echo(f"wrote {path}")
 
 
@@ -661,6 +767,8 @@ def query(name_or_cypher, params, fmt, write, limit, offset, every_row):
     elif limit is None and fmt == "table":
         limit = TABLE_ROWS
     with _connect() as lin:
+        if templates.is_template_name(name_or_cypher):
+            given = _resolve_uid_params(lin, name_or_cypher, given)
         if templates.is_template_name(name_or_cypher) or name_or_cypher in _api().COMPUTED:
             if limit is not None or offset:
                 page = lin.query_page(name_or_cypher, given, offset,
@@ -716,6 +824,23 @@ def _print_page_summary(page) -> None:
         parts = [f"{'(none)' if v is None else v}: {n:,}" for v, n in counts[:12]]
         more = f", … ({len(counts)} values)" if len(counts) > 12 else ""
         click.echo(safe_text(f"{column}: {', '.join(parts)}{more}"))
+
+
+def _resolve_uid_params(lin, name: str, given: dict) -> dict:
+    """The parameters of a template that it documents as a uid, resolved as ``why`` resolves
+    one (a unique start, a short uuid, a run's name; "did you mean" when several match)."""
+    out = dict(given)
+    for param in templates.get(name).params:
+        value = given.get(param.name)
+        takes_other_names = re.search(r"\bor (its )?uid\b", param.doc)  # a path, a sha1 ...
+        if (param.type.startswith("string") and "uid" in param.doc and isinstance(value, str)
+                and value and not takes_other_names and name != "resolve_uid"):
+            try:
+                out[param.name] = lin.resolve(value)
+            except LineageError as exc:
+                if "did you mean" in str(exc):
+                    raise
+    return out
 
 
 def _refuse_unknown_uids(lin, name: str, given: dict) -> None:

@@ -130,10 +130,21 @@ def _java_major(java: str) -> int | None:
 
 
 def find_java() -> str:
-    """A Java 17 or 21 executable: ``$LINEAGE_JAVA``, ``$JAVA_HOME``, /usr/lib/jvm, PATH."""
+    """A Java 17 or 21 executable: ``$LINEAGE_JAVA`` when set (that one only: one that is
+    missing or not Java 17 or 21 is an error naming it, never passed over), else
+    ``$JAVA_HOME``, /usr/lib/jvm, PATH."""
+    chosen = os.environ.get("LINEAGE_JAVA")
+    if chosen:
+        if not Path(chosen).exists():
+            raise ServerError(f"LINEAGE_JAVA={chosen}: no such file (expected the bin/java "
+                              "of a Java 17 or 21)")
+        major = _java_major(chosen)
+        if major not in SUPPORTED_JAVA:
+            said = f"it says Java {major}" if major else "it did not report a Java version"
+            raise ServerError(f"LINEAGE_JAVA={chosen}: {said}; Neo4j {NEO4J_VERSION} needs "
+                              "Java 17 or 21 (unset LINEAGE_JAVA to look for one)")
+        return chosen
     candidates: list[str] = []
-    if os.environ.get("LINEAGE_JAVA"):
-        candidates.append(os.environ["LINEAGE_JAVA"])
     if os.environ.get("JAVA_HOME"):
         candidates.append(str(Path(os.environ["JAVA_HOME"]) / "bin" / "java"))
     for jvm_root in (Path("/usr/lib/jvm"), Path("/usr/java"), Path("/opt/java")):
