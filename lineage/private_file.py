@@ -1,5 +1,6 @@
 """Files only their owner can read: reports, diff pages and exports can show XALT
-environments and command lines, and HPC login nodes are shared by many users.
+environments and command lines, and HPC login nodes are shared by many users; and the
+user's own state directory (:func:`state_dir`), which holds such files.
 
 >>> import os, tempfile
 >>> path = write_private(os.path.join(tempfile.mkdtemp(), "r.html"), "<p>x</p>")
@@ -39,3 +40,17 @@ def create_private(path: str | os.PathLike) -> Path:
     finally:
         os.close(fd)
     return out
+
+
+def state_dir() -> Path:
+    """Where this user's state lives: the managed server's config, data, logs and password,
+    and the export key. ``$LINEAGE_HOME`` wins, then ``$XDG_STATE_HOME/lineage-explorer``,
+    then ``~/.local/state/lineage-explorer``.
+
+    >>> os.environ["LINEAGE_HOME"] = "/tmp/x"; str(state_dir()); del os.environ["LINEAGE_HOME"]
+    '/tmp/x'
+    """
+    if os.environ.get("LINEAGE_HOME"):
+        return Path(os.environ["LINEAGE_HOME"]).expanduser()
+    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(base) / "lineage-explorer"

@@ -41,6 +41,10 @@ def _para(text: str, tag: str = "p") -> str:
     return f"<{tag}>{html.escape(safe_text(text))}</{tag}>"
 
 
+#: the facts of a problem shown beside its name, in this order
+FACTS = ("status", "attempts", "exitcode", "signal", "exit_status", "host", "site", "job_id",
+         "started", "held_reason", "detail")
+
 class WhyAnswer(dict):
     """A ``why`` summary (a plain dict: JSON as it is) that prints and displays its answer
     first."""
@@ -52,8 +56,6 @@ class WhyAnswer(dict):
         out = [f"answer: {self['answer']}",
                f"{self['kind']} {self['uid']}: {self.get('status') or '?'}; "
                f"{len(problems) or 'no'} problem{'s' if len(problems) != 1 else ''}"]
-        from .why import FACTS
-
         blocked = [p for p in problems if p.get("blocked_by")]
         for p in problems:
             if p.get("blocked_by"):

@@ -18,11 +18,8 @@ from __future__ import annotations
 
 from ..errors import LineageError
 from ..sources import registry
-from .display import WhyAnswer
+from .display import FACTS, WhyAnswer  # noqa: F401  (FACTS: why.FACTS)
 
-#: the facts of a problem shown beside its name, in this order
-FACTS = ("status", "attempts", "exitcode", "signal", "exit_status", "host", "site", "job_id",
-         "started", "held_reason", "detail")
 
 
 def explainers() -> dict:

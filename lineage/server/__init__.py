@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ServerError
+from ..private_file import state_dir  # noqa: F401  (server.state_dir: where it keeps its state)
 from . import class_archive
 
 NEO4J_VERSION = "5.26.30"  # keep in step with server/pom.xml and docker-compose.yml
@@ -42,18 +43,6 @@ DEFAULT_BOLT_PORT = 7687
 DEFAULT_HTTP_PORT = 7474
 START_TIMEOUT = float(os.environ.get("LINEAGE_NEO4J_START_TIMEOUT", "180"))
 log = logging.getLogger("lineage.server")
-
-
-def state_dir() -> Path:
-    """Where the managed server keeps config, data, logs and its password.
-
-    ``$LINEAGE_HOME`` wins, then ``$XDG_STATE_HOME/lineage-explorer``, then
-    ``~/.local/state/lineage-explorer``.
-    """
-    if os.environ.get("LINEAGE_HOME"):
-        return Path(os.environ["LINEAGE_HOME"]).expanduser()
-    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
-    return Path(base) / "lineage-explorer"
 
 
 def demo_state_dir() -> Path:

@@ -49,7 +49,7 @@ _TAIL = 256
 def key_path() -> Path:
     """Where this installation's export key is kept (the managed server's state directory).
     """
-    from ...server import state_dir
+    from ...private_file import state_dir
 
     return state_dir() / "export-key"
 
