@@ -191,7 +191,7 @@ def test_path_templates_return_bounded_paths(guide_graph):
 def _run_example(page, name: str):
     """Go to the template's slide, click the run button of its ``:param`` command, wait for
     Browser to confirm, click the run button of its query; returns the query's frame."""
-    slide = [t.name for t in templates.all_templates()].index(name) + 2  # slide 1 = intro
+    slide = [t.name for t in guide.ordered()].index(name) + 2  # slide 1 = the contents
     page.locator(f'[data-testid="carousel"] li[aria-label="{slide}"]').click()
     page.locator("h3.lineage-template-name:visible", has_text=name).wait_for(timeout=20000)
     frames = page.locator('[data-testid="frame"]')
