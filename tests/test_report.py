@@ -38,7 +38,7 @@ def test_workflow_report_draws_parts_and_tables(lin, tmp_path):
     assert drawn_jobs == jobs
     assert data["view"] == "run" and data["collapsed"] is None and data["hierarchical"]
     titles = [t["title"] for t in data["tables"]]
-    assert titles == [t for t, _, _ in build.sections("Workflow", True)]
+    assert titles == [s.title for s in build.sections("Workflow", True)]
     [job_table] = [t for t in data["tables"] if t["title"] == "Jobs"]
     assert {r["job_id"] for r in job_table["rows"]} == jobs
     # every drawn job got its status from the job table, and the DAG edges are drawn
