@@ -93,7 +93,7 @@ def test_generic_run_kind_gets_its_parts_table(lin, monkeypatch):
 def test_hostile_strings_are_text(lin):
     write_hostile_run(lin)
     page = build.build_report(lin, HOSTILE_RUN).replace(vis_network_js(), "VIS")
-    own_scripts = 3  # the JSON data block, vis-network, the page's script
+    own_scripts = 4  # the graph's and the tables' JSON data blocks, vis-network, the page's script
     assert page.count("<script") == own_scripts and page.count("</script") == own_scripts
     for text in HOSTILE:
         if "<" in text:

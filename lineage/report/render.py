@@ -170,7 +170,8 @@ def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables:
         view=view,
         scope=scope,
         depth=depth,
-        root_properties=_summary_properties(root.get("properties") or {}),
+        root_times=[(k, v) for k, v in _summary_properties(root.get("properties") or {})
+                    if k in TIME_KEYS],
     )
 
 
@@ -200,6 +201,10 @@ def compact(nodes: list[dict], edges: list[dict]) -> tuple[list[dict], list[list
         out.append(n)
     return out, [[index[e["source"]], index[e["target"]], e["type"], e.get("count")]
                  for e in edges]
+
+
+#: The root's properties the summary line shows: when it ran and for how long.
+TIME_KEYS = ("start_time", "end_time", "duration", "wall_time", "run_time")
 
 
 def _summary_properties(props: dict) -> list[tuple[str, str]]:
