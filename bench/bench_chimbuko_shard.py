@@ -1,117 +1,87 @@
-"""Reading a Chimbuko UnQLite shard: the safety probe's second read, before and after.
+"""How long does the real XGC shard's stand-in (bench/gen_xgc_shard.py: a Chimbuko provDB
+shard with the real 74 MB shard's counts) take to load, beside an older stand-in?
 
-    python bench/bench_chimbuko_shard.py --records 18000      # about a 75 MB shard
+    .venv/bin/python bench/bench_chimbuko_shard.py [--old-stand-in 3c78f0a] [--base main]
 
-Writes a provenance database shard (``provdb.0.unqlite``, an ``anomalies`` collection of
-generated v2 records, as bench/bench_chimbuko.py makes them) with the unqlite package, as
-Chimbuko's provDB does, then parses it side by side, each in a fresh process:
-
-- ``before``: the shard read through once in a child process (the old safety probe, with
-  its deadline), then read again by the parser;
-- ``after``: the one read, in the child process that streams the records to the parser.
-
-Prints seconds, lineage records and peak RSS of each, and the ratio. A full load of the
-same shard, old writer against new: ``python bench/bench_load.py --file <shard>``.
+SIZE is the percentage of the real shard's counts (100: all of them). Each run loads a
+stand-in of 1% first (untimed: the server's query plans warm, as for a user's second
+load), then the stand-in into an emptied graph with ``lin.load``; with ``--old-stand-in
+REV`` the stand-in REV's bench/gen_xgc_shard.py writes (with its defaults) too, in the same
+process, the two alternating which goes first. After the stand-in's load, the graph's counts
+of what ``gen_xgc_shard.REAL_SHARD`` counts (``graph_executions``...).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import resource
+import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
+import gen_xgc_shard
+import harness
+
+SIZES = {"smoke": 1, "default": 100}
+#: The graph's counts after the stand-in's load, named as ``gen_xgc_shard.REAL_SHARD``.
+GRAPH_COUNTS = {
+    "executions": "MATCH (n:FunctionExecution) RETURN count(n) AS n",
+    "caller links": "MATCH ()-[r:CALLED_BY]->() RETURN count(r) AS n",
+    "window links": "MATCH ()-[r:FOLLOWED_BY]->() RETURN count(r) AS n",
+    "messages": "MATCH ()-[r:SENT_MESSAGE]->() RETURN count(r) AS n",
+    "ranks": "MATCH (n:Rank) RETURN count(n) AS n",
+    "functions": "MATCH (n:Function) RETURN count(n) AS n",
+}
 
 
-def write_shard(path: Path, n_records: int, ranks: int = 8, n_functions: int = 200) -> None:
-    import unqlite
-
-    from bench_chimbuko import PER_STEP, _record
-
-    path.unlink(missing_ok=True)
-    db = unqlite.UnQLite(str(path))
-    coll = db.collection("anomalies")
-    coll.create()
-    written, step = 0, 0
-    while written < n_records:
-        for rank in range(ranks):
-            for k in range(PER_STEP):
-                if written < n_records:
-                    coll.store(_record(rank, step, k, n_functions))
-                    written += 1
-        step += 1
-    db.commit()
-    db.close()
+def old_stand_in(rev: str, folder: Path) -> str:
+    script = folder / "gen_xgc_shard_old.py"
+    script.write_text(subprocess.run(
+        ["git", "-C", str(harness.THIS), "show", f"{rev}:bench/gen_xgc_shard.py"],
+        check=True, capture_output=True, text=True).stdout)
+    env = dict(os.environ)
+    env.setdefault("LINEAGE_CORPUS", str(harness.THIS.parent / "shared"))
+    subprocess.run([sys.executable, str(script), "--out", str(folder / "old")], check=True,
+                   env=env, capture_output=True)
+    return str(folder / "old" / "provdb.0.unqlite")
 
 
-def _old_probe(path: str) -> int:
-    """The safety probe as it was: every record of every collection, read in a child."""
-    import unqlite
-
-    from lineage.sources.chimbuko.mapping import (_OPEN_MMAP, _OPEN_READONLY, GLOBAL_COLLECTIONS,
-                                                  MAIN_COLLECTIONS, collection_records)
-
-    db = unqlite.UnQLite(path, flags=_OPEN_READONLY | _OPEN_MMAP)
-    try:
-        return sum(1 for c in MAIN_COLLECTIONS + GLOBAL_COLLECTIONS
-                   if db.collection(c).exists() for _ in collection_records(db, c))
-    finally:
-        db.close()
+def prepare(size: int, folder: Path, options: dict) -> dict:
+    path = folder / "new" / "provdb.0.unqlite"
+    gen_xgc_shard.write(path, size / 100)
+    warm = folder / "warm" / "provdb.0.unqlite"
+    gen_xgc_shard.write(warm, 0.01)
+    out = {"new": str(path), "warm": str(warm)}
+    if options["old_stand_in"]:
+        out["old"] = old_stand_in(options["old_stand_in"], folder)
+    return out
 
 
-def run(variant: str, path: Path) -> dict:
-    import multiprocessing
-
-    from lineage.sources.base import LoadReport
-    from lineage.sources.chimbuko.mapping import parse_unqlite
-
-    report = LoadReport(str(path), "chimbuko-unqlite")
-    t0 = time.perf_counter()
-    if variant == "before":
-        with multiprocessing.get_context("spawn").Pool(1) as pool:
-            pool.apply_async(_old_probe, (str(path),)).get(timeout=600)
-    records = sum(1 for _ in parse_unqlite(path, report))
-    return {"variant": variant, "seconds": time.perf_counter() - t0, "records": records,
-            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+def extra(ap) -> None:
+    ap.add_argument("--old-stand-in", metavar="REV", help="also load REV's stand-in")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--records", type=int, default=18_000)
-    ap.add_argument("--file", help="an existing shard instead of a generated one")
-    ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--variant", help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.variant:
-        print(json.dumps(run(args.variant, Path(args.file))))
-        return
-    if args.file:
-        path = Path(args.file)
-    else:
-        path = HERE / "out" / f"shard-{args.records}" / "provdb.0.unqlite"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists():
-            write_shard(path, args.records)
-    print(f"shard: {path} ({path.stat().st_size / 1e6:.0f} MB)")
-    best: dict[str, dict] = {}
-    for _ in range(args.rounds):  # alternated, best of the rounds (a shared machine)
-        for variant in ("before", "after"):
-            out = subprocess.run([sys.executable, __file__, "--variant", variant, "--file",
-                                  str(path)], capture_output=True, text=True, check=True)
-            r = json.loads(out.stdout.strip().splitlines()[-1])
-            if variant not in best or r["seconds"] < best[variant]["seconds"]:
-                best[variant] = r
-    for r in best.values():
-        print(f"{r['variant']:7} {r['seconds']:7.1f} s  {r['records']:9,} lineage records  "
-              f"peak RSS {r['peak_rss_mib']:.0f} MiB")
-    print(f"after vs before: {best['before']['seconds'] / best['after']['seconds']:.2f}x faster")
+def measure(size: int, prepared: dict) -> dict:
+    stand_ins = {"new": prepared["new"]}
+    if prepared.get("old_stand_in"):
+        stand_ins["old"] = prepared["old"]
+    order = sorted(stand_ins, reverse=bool(prepared["round"] % 2))
+    out = {}
+    with harness.connect() as lin:
+        lin.reset(force=True)
+        lin.load([prepared["warm"]])
+        for name in order:
+            lin.reset(force=True)
+            figures = harness.load_figures(lin, [stand_ins[name]])
+            out[f"seconds_{name}"] = figures["seconds"]
+            out[f"elements_{name}"] = figures["elements"]
+            out[f"megabytes_{name}"] = Path(stand_ins[name]).stat().st_size / 1e6
+            if name == "new":  # what the graph holds, in the real shard's words
+                out.update({f"graph_{key.replace(' ', '_')}": lin.query(cypher)[0]["n"]
+                            for key, cypher in GRAPH_COUNTS.items()})
+    if "seconds_old" in out:
+        out["old_over_new"] = out["seconds_old"] / out["seconds_new"]
+    return {"seconds": out["seconds_new"], **out}
 
 
 if __name__ == "__main__":
-    main()
+    harness.main(__doc__, "chimbuko_shard", measure, SIZES, prepare, extra)

@@ -10,9 +10,9 @@ against the relationships of PROV relation types the load wrote, the attribute v
 reads (distinct (record, name, value) triples) against the values the graph holds as
 properties of the loaded nodes and relationships (each list item counted), and, where the
 code can export a loaded document as itself (``prov:document:<sha256>``), whether the
-export read back with the ``prov`` package equals the original. Uses the managed server of
-``bench/out/state-prov-suite`` (or ``NEO4J_URI``). Prints the totals; the last line is
-the totals as JSON.
+export read back with the ``prov`` package equals the original. Neo4j as every benchmark's
+(bench/harness.py: ``NEO4J_URI``, else the managed server of ``LINEAGE_HOME``). Prints the
+totals; the last line is the totals as JSON.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
+import harness
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import private_server  # noqa: E402
 
 #: values the loader sets itself (not the document's attributes)
 _BOOKKEEPING = {"uid", "kind", "loads", "identifier", "name", "key", "prov_record",
@@ -99,8 +99,7 @@ def main() -> None:
         sys.exit(f"no PROV-JSON documents in {suite_dir()}: set LINEAGE_CORPUS or name the folder")
     totals: Counter = Counter()
     statuses: Counter = Counter()
-    with private_server.connected(HERE / "out" / "state-prov-suite") as lin, \
-            tempfile.TemporaryDirectory() as tmp:
+    with harness.connected() as lin, tempfile.TemporaryDirectory() as tmp:
         for path in suite:
             lin.reset(force=True)
             relations, attributes = document_counts(path)

@@ -13,17 +13,17 @@ import os
 import time
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from pathlib import Path
 
 from .query import analysis, templates
 from . import model
-from .load import loads, status_labels
+from .load import claims, loads, status_labels
 from .errors import LineageError, TemplateError
 from .server.connection import Graph, Page, page_of
 from .server.connection import Settings as ConnectionSettings
 from .config.settings import LoadOptions, Settings
 from .private_file import write_private
 from .redact import redact_url
+from .humanize import is_epoch_column
 
 if TYPE_CHECKING:  # the pipeline and the writer are loaded by the calls that load or reset,
     # so that a query from the command line does not import them (README: CLI start-up)
@@ -34,6 +34,10 @@ if TYPE_CHECKING:  # the pipeline and the writer are loaded by the calls that lo
 COMPUTED = tuple(analysis.COMPUTED)
 log = logging.getLogger("lineage.api")
 EXPORT_CHUNK = 10_000  # node uids per query while an export streams
+HTML_ROWS = 200  # rows a notebook shows of a query
+#: the columns of :meth:`Lineage.runs`
+RUN_COLUMNS = ["uid", "kind", "source", "name", "status", "failed", "start_time", "end_time",
+               "duration"]
 
 
 class Rows(list):
@@ -52,11 +56,25 @@ class Rows(list):
         self.lineage = lineage
         self.params = params or {}
 
-    def to_pandas(self):
-        """A pandas DataFrame (needs ``pip install lineage-explorer[pandas]``)."""
+    def to_pandas(self, times: bool = True):
+        """A pandas DataFrame (needs ``pip install lineage-explorer[pandas]``); ``times``:
+        columns of epoch times (``start_time``, ``end_time``) as UTC datetimes."""
         import pandas as pd
 
-        return pd.DataFrame(list(self), columns=self.columns)
+        frame = pd.DataFrame(list(self), columns=self.columns)
+        if times:
+            for column in self.columns:
+                if is_epoch_column(column, frame[column].tolist()):
+                    frame[column] = pd.to_datetime(frame[column], unit="s", utc=True)
+        return frame
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: an escaped table, times as dates, durations with units."""
+        from .answers.display import html_table
+
+        more = len(self) - HTML_ROWS
+        return (html_table(self[:HTML_ROWS], self.columns)
+                + (f"<p>... and {more} more rows</p>" if more > 0 else ""))
 
     def to_networkx(self, source: str = "uid", target: str | None = None):
         """The rows as a networkx graph.
@@ -205,6 +223,7 @@ class Lineage:
             paths = [paths]
         options = (options or self.settings.load).with_(
             lenient=True if lenient else None, xalt_env=xalt_env)
+        self._check_free_space(options)
         try:  # (the bulk path restarts the server and replaces self.graph)
             if bulk:
                 from .bulk import bulk_load
@@ -234,16 +253,16 @@ class Lineage:
 
     def unload(self, load_or_path: str | os.PathLike) -> list[dict]:
         """Remove what only one load stated, by load uid or id or by input path (every
-        format of that path); facts other loads also stated stay. Returns one summary per
-        load (its id, path, and how many nodes and relationships were removed).
+        format of that path, resolved as the load stored it; a bare name that ends the paths
+        of two inputs is refused, naming them); facts other loads also stated stay, and a
+        value of a shared node that only this load stated goes (:mod:`lineage.load.claims`).
+        Returns one summary per load (its id, path, and how many nodes and relationships
+        were removed).
 
         >>> lineage.connect().unload("campaign/pegasus/run0001/diamond-0.bp")  # doctest: +SKIP
         [{'uid': 'load:...', 'nodes_removed': 79, 'edges_removed': 187, ...}]
         """
-        key = str(load_or_path)
-        if not key.startswith("load:") and os.path.exists(key):
-            key = str(Path(key).resolve())
-        out = loads.unload(self.graph.driver, self.graph.database, key)
+        out = loads.unload(self.graph.driver, self.graph.database, str(load_or_path))
         status_labels.refresh_quietly(self.graph.driver, self.graph.database)
         return out
 
@@ -344,6 +363,8 @@ class Lineage:
             "nodes": {r["label"]: r["count"] for r in labels},
             "relationships": {r["type"]: r["count"] for r in rels},
             "loads": loads,
+            # elements more than one load states, and those the loads state otherwise
+            "claims": claims.count(self.graph.driver, self.graph.database),
         }
 
     def reset(self, force: bool = False) -> int:
@@ -372,7 +393,42 @@ class Lineage:
         from .load.writer import ensure_schema
 
         ensure_schema(self.graph.driver, self.graph.database)
+        settings = self.graph.settings
+        if settings is not None and settings.managed:  # what an interrupted bulk load left
+            from . import server as managed
+
+            managed.clear_bulk_state(managed.ServerPaths.under(managed.state_dir()))
         return before
+
+    def resolve(self, text: str) -> str:
+        """The uid ``text`` names: a uid, a unique start of one, a run's short uuid (8
+        characters) or a run's name; an error listing the candidates when several match
+        (see :mod:`lineage.query.resolve`).
+
+        >>> lin.resolve("9a81e85f")                               # doctest: +SKIP
+        'pegasus:workflow:9a81e85f-45b4-587b-8e78-45b824ad0955'
+        """
+        from .query.resolve import resolve
+
+        return resolve(self, text)
+
+    def runs(self, kind: str | None = None) -> Rows:
+        """Every run, newest first: its uid, kind, source, name, status, start, end and
+        duration (seconds), and whether it failed.
+
+        >>> lin.runs()[0]["failed"]                               # doctest: +SKIP
+        True
+        """
+        from .model import status
+
+        rows = []
+        for r in self.query("runs", kind=kind):
+            start, end = r.get("start_time"), r.get("end_time")
+            rows.append({**r, "source": r["uid"].split(":", 1)[0],
+                         "duration": end - start if start is not None and end is not None
+                         else None, "failed": status.is_failed(r.get("status"))})
+        rows.sort(key=lambda r: r["start_time"] is None)  # a run of unknown start last
+        return Rows(rows, RUN_COLUMNS, self, {"kind": kind})
 
     def why(self, uid: str) -> dict:
         """Why a Pegasus workflow or job, a Swift script run or an XALT execution failed:
@@ -384,7 +440,7 @@ class Lineage:
         """
         from .answers.why import why
 
-        return why(self, uid)
+        return why(self, self.resolve(uid))
 
     def diff(self, first: str, second: str) -> dict:
         """What differs between two runs of one kind (Pegasus workflows, Swift script runs,
@@ -393,7 +449,7 @@ class Lineage:
         ``Rows(result["differences"]).to_pandas()`` gives a DataFrame."""
         from .answers.diff import diff
 
-        return diff(self, first, second)
+        return diff(self, self.resolve(first), self.resolve(second))
 
     def diff_html(self, result: dict, output: str | os.PathLike) -> str:
         """Write a :meth:`diff` result as a self-contained side-by-side HTML page (every
@@ -461,9 +517,11 @@ class Lineage:
         return self.graph.stream(template.text, template.bind(params))
 
     def export(self, uid: str | list[str], output: str | os.PathLike, fmt: str = "prov-json",
-               depth: int = 3, links: bool = False) -> str:
+               depth: int = 3, links: bool = False, license: str | None = None) -> str:
         """Write a run or a node's lineage (see :meth:`subgraph`) as W3C PROV-JSON, PROV-N
-        or GraphML, or a run as OpenLineage run events (``openlineage``, JSON Lines);
+        or GraphML, or a run as OpenLineage run events (``openlineage``, JSON Lines), or one
+        run as a Workflow Run RO-Crate (``ro-crate``: a directory, or ``output`` ending in
+        ``.zip``; ``license`` the crate's license, see :mod:`lineage.answers.runcrate`);
         ``links`` takes in what ``lineage link`` connected to it in other systems; several
         uids give the union of their subgraphs (a diff's two sides);
         ``lineage load`` reads the PROV-JSON back. Returns the path. PROV and GraphML
@@ -474,10 +532,17 @@ class Lineage:
         """
         from .answers import exchange  # imported when used: it keeps the CLI's start-up short
 
-        if fmt != "openlineage" and fmt not in exchange.FORMATS:  # before any query
-            raise ValueError(f"format {fmt!r}: expected one of "
-                             f"{', '.join(exchange.FORMATS + ('openlineage',))}")
-        starts = [uid] if isinstance(uid, str) else list(uid)
+        if fmt not in ("openlineage", "ro-crate") and fmt not in exchange.FORMATS:
+            raise ValueError(f"format {fmt!r}: expected one of "  # before any query
+                             f"{', '.join(exchange.FORMATS + ('openlineage', 'ro-crate'))}")
+        starts = [self.resolve(one) for one in ([uid] if isinstance(uid, str) else uid)]
+        if fmt == "ro-crate":
+            from .answers import runcrate
+
+            if len(starts) != 1:
+                raise LineageError("a crate describes one run: give one uid")
+            return runcrate.write(self, starts[0], output, links=links, depth=depth,
+                                  license=license)
         uids: dict[str, None] = {}
         for one in starts:  # several: the union (a diff's two sides, say)
             uids.update(dict.fromkeys(self.subgraph_uids(one, depth, links=links)))
@@ -498,10 +563,23 @@ class Lineage:
                               roots=starts)
 
     # ----------------------------------------------------------- reports
+    def _check_free_space(self, options: LoadOptions) -> None:
+        """Refuse a load before it writes when the spool's disk, or the managed server's,
+        has less room than ``options.min_free_bytes`` (:mod:`lineage.load.disk`)."""
+        from . import server as managed
+        from .load import disk
+
+        places = [disk.spool_place()]
+        settings = self.graph.settings
+        if settings is not None and settings.managed:
+            places.append(("the managed Neo4j's database", managed.state_dir()))
+        disk.check_free_space(places, options.min_free_bytes)
+
     def report(self, uid: str, output: str | os.PathLike, **options) -> str:
         """Write the HTML lineage report of a run or node to ``output``; returns its path."""
         from .report import write_report
 
+        uid = self.resolve(uid)
         log.info("report of %s to %s", uid, output)
         return write_report(self, uid, output, **options)
 
@@ -510,6 +588,7 @@ class Lineage:
         (``depth=``, ``max_nodes=``; ``.save(path)`` writes the page)."""
         from .report import view_report
 
+        uid = self.resolve(uid)
         return view_report(self, uid, **options)
 
     def close(self) -> None:

@@ -90,6 +90,11 @@ class LoadInterrupted(LineageError):
     the reset was removed again; load the input again."""
 
 
+class WriteFailed(LineageError):
+    """The database refused a load's write (a constraint, a node another client deleted
+    meanwhile...): what the load wrote was removed again; the message says what Neo4j said."""
+
+
 class UnknownFormatError(LineageError):
     """A file whose format could not be detected (and no --source was given)."""
 

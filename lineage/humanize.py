@@ -44,3 +44,18 @@ def human(column: str, value):
     if isinstance(value, float):
         return f"{value:.6g}"
     return value
+
+
+def is_epoch_column(column: str, values: list) -> bool:
+    """Whether a column of numbers holds seconds since the epoch (a time column whose values
+    all fall after 1973), so that a table may show them as dates.
+
+    >>> is_epoch_column("start_time", [1677960000.0, None, float("nan")])
+    True
+    >>> is_epoch_column("start_time", [12.5]), is_epoch_column("job_id", [1677960000])
+    (False, False)
+    """
+    numbers = [v for v in values if v is not None and v == v]  # (NaN: a missing value)
+    return (bool(_TIME_COLUMNS.search(column)) and bool(numbers)
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and 1e8 < v < 1e11
+                    for v in numbers))

@@ -10,7 +10,9 @@
 #     sharing archive of them (lineage/server/class_archive.py: faster server starts);
 #  4. for the test suite, .venv-oracle with pegasus-wms (Pegasus's own Stampede loader,
 #     pegasus-statistics and pegasus-analyzer code, the oracle of tests/test_pegasus_oracle.py);
-#     its own virtualenv because pegasus-wms pins SQLAlchemy 1.3 and lineage needs 2.x.
+#     its own virtualenv because pegasus-wms pins SQLAlchemy 1.3 and lineage needs 2.x; and
+#     the RO-Crate 1.1 JSON-LD context (scripts/rocrate_context.py), so the tests run the
+#     RO-Crate validator with no network.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,6 +63,8 @@ python3 -m venv .venv
 .venv/bin/python -m lineage.server class-archive >/dev/null && echo "setup: class archive built" \
   || echo "setup: no class archive (the server starts without it, slower)" >&2
 if [ "${LINEAGE_SETUP_TEST_TOOLS:-1}" = 1 ]; then
+  # the RO-Crate 1.1 JSON-LD context, for roc-validator with no network (once, from PyPI)
+  .venv/bin/python scripts/rocrate_context.py >/dev/null && echo "setup: RO-Crate context kept"
   python3 -m venv .venv-oracle
   .venv-oracle/bin/python -m pip install -q --upgrade pip >/dev/null
   .venv-oracle/bin/python -m pip install -q 'pegasus-wms==5.1.3'

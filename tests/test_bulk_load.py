@@ -29,7 +29,7 @@ from lineage.bulk.csv import ARRAY_DELIMITER, csv_field, write_csv
 from lineage.bulk.fold import FoldedGraph, FoldingStore
 from lineage.load.spool import Spool
 from lineage.server.connection import Graph, Settings
-from lineage.errors import LineageError
+from lineage.errors import LineageError, ParseError
 from lineage.load.pipeline import parse_to_spool
 from lineage.sources.base import LoadReport
 from lineage.load.writer import WriteStats, ensure_schema
@@ -221,7 +221,6 @@ def test_a_malformed_input_is_left_out_of_a_bulk_load(bulk_lin, tmp_path, bad_fi
     bad = tmp_path / "bad.bp"
     good = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
     bad.write_text(good.read_text()[:2000] + '\nts=2012-03-13T12:35:38.000000Z event=x "\n')
-    from lineage.errors import ParseError
 
     with pytest.raises(ParseError) as caught:
         bulk_lin.load([bad, good] if bad_first else [good, bad], bulk=True)
@@ -288,14 +287,15 @@ def test_a_bulk_load_that_breaks_before_the_import_starts_the_server_again(bulk_
 
 
 def _load_with_a_broken_parse(bulk_lin, monkeypatch) -> None:
-    """A bulk load whose parse raises: its error comes out, the server runs again."""
+    """A bulk load whose parse raises: each input fails with that error (no input aborts
+    the others), the errors come out, the server runs again."""
     from lineage import bulk
 
     def broken(*args, **kwargs):
         raise RuntimeError("a fault in the parse")
 
     monkeypatch.setattr(bulk, "parse_to_spool", broken)
-    with pytest.raises(RuntimeError, match="a fault in the parse"):
+    with pytest.raises(ParseError, match="RuntimeError: a fault in the parse"):
         bulk_lin.load([SAMPLES / "xalt"], bulk=True)
     assert server.status(BULK_STATE)["running"]
 
@@ -738,3 +738,36 @@ def test_leftovers_of_a_killed_bulk_load_go_unless_a_live_one_holds_the_server(t
     paths.bulk_mark.write_text(json.dumps({"pid": 2**22 + 12345, "host": socket.gethostname()}))
     remove_leftovers(paths)  # the mark of a process that is gone
     assert not leftover.exists() and paths.bulk_mark.exists()
+
+
+def _claims(lin) -> list:
+    """Every claim but when it was made."""
+    rows = lin.query("MATCH (c:Claim) RETURN properties(c) AS p")
+    return sorted(graphcheck.canonical({k: v for k, v in r["p"].items() if k != "claim_at"})
+                  for r in rows)
+
+
+@needs_corpus
+def test_a_bulk_load_records_the_claims_a_normal_load_does(bulk_lin, lin, tmp_path):
+    """Inputs that state the same nodes (an XALT run's start and end records, a Pegasus
+    workflow's stream and database): the same claims as loads one after the other, and an
+    unload after the bulk load takes back what the input alone stated."""
+    from .test_claims import xalt_pair
+
+    start, end = xalt_pair(tmp_path)
+    for name in ("process_wf_failure.static.bp", "process_wf_failure.stampede.db"):
+        shutil.copy(SAMPLES / "pegasus" / name, tmp_path / name)
+    normal = lin.load([tmp_path])
+    bulk_lin.reset(force=True)
+    bulk = bulk_lin.load([tmp_path], bulk=True)
+    assert [r.status for r in bulk] == [r.status for r in normal]
+    assert _claims(bulk_lin) == _claims(lin) and len(_claims(lin)) > 0
+    assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
+    for handle in (bulk_lin, lin):
+        handle.unload(str(end))
+        handle.unload(str(tmp_path / "process_wf_failure.stampede.db"))
+    assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
+    lin.reset()
+    lin.load([start, tmp_path / "process_wf_failure.static.bp"])
+    assert graphcheck.of(bulk_lin, with_loads=True) == graphcheck.of(lin, with_loads=True)
+    assert _claims(bulk_lin) == _claims(lin) == []

@@ -223,13 +223,12 @@ def test_streamed_exports_equal_the_documents_built_whole(lin, tmp_path, monkeyp
     """Exports stream in batches (here 7 elements, so many batches and spooled sections): the
     documents equal those the ``prov`` package and networkx build from the whole subgraph,
     but for the signature that ends them."""
-    from lineage.answers import exchange
     from lineage.sources.prov import export
 
     lin.load([BD])
     nodes, edges = lin.subgraph_rows(BD_WF)
     monkeypatch.setattr(export, "BATCH", 7)
-    whole = exchange.to_prov(list(nodes), list(edges))
+    whole = export.to_prov(list(nodes), list(edges))
     streamed = ProvDocument.deserialize(lin.export(BD_WF, tmp_path / "wf.json"), format="json")
     assert len(streamed.get_records()) == len(nodes) + len(edges) + 1 > 7 * 10
     assert without_signature(streamed) == whole

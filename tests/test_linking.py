@@ -152,8 +152,9 @@ def test_every_rule_on_the_consistent_run_and_idempotency(linked):
     assert set(links) == expected_links() and len(links) == 24
     job = links[(XALT_ANALYZE, "RAN_WITHIN", ATTEMPT)]
     assert job["rule"] == "scheduler_job" and job["confidence"] == 1.0
-    assert job["matched"] == ["job_id", "host", "time"] and job["skew"] == 60.0
+    assert job["matched"] == ["job_id", "host", "time", "user"] and job["skew"] == 60.0
     evidence = json.loads(job["evidence"])
+    assert evidence["user"] == [ANALYZE.process.user, [ANALYZE.process.user]]
     assert evidence["job_id"] == [ANALYZE.sched_id] * 2
     assert evidence["host"] == ["c101", "c101.halcyon.example.org"]  # XALT's short name
     again = lin.link()
@@ -233,7 +234,7 @@ def test_explain_output_follows_a_result_across_systems(linked):
     assert row["attempt"] == ATTEMPT and row["attempt_host"] == ANALYZE.host.name
     assert row["process"] == INVOCATION and row["link_rules"] == ["process"]
     assert links_in(lin)[(INVOCATION, "SAME_ACTIVITY", XALT_ANALYZE)]["matched"] == [
-        "exec_path", "host", "time"]
+        "exec_path", "host", "time", "user"]
     binary = campaign.ANALYZE
     assert row["executable_path"] == binary.path and row["executable_sha1"] == binary.sha1
     assert row["compiler"] == "g++" and "-lkeg" in row["link_line"]

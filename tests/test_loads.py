@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from lineage import cli
+from lineage.errors import LineageError, WriteFailed
 from lineage.load import pipeline
 from lineage.config.settings import LoadOptions
 from lineage.load.writer import Writer
@@ -102,7 +103,8 @@ def test_a_write_failing_midway_leaves_nothing_of_the_input(lin, options):
               "FOR (j:Job) REQUIRE j.type_desc IS UNIQUE")
     try:
         writer = Writer(lin.graph.driver, lin.graph.database, batch_size=3)
-        with pytest.raises(Exception, match="test_job_status|type_desc"):
+        # the server's refusal reaches the caller as a LineageError naming the input
+        with pytest.raises(WriteFailed, match=f"{BD.name}: write failed: .*(test_job_status|type_desc)"):
             pipeline.load(writer, [BD], options=options)
     finally:
         lin.write("DROP CONSTRAINT test_job_status IF EXISTS")
@@ -195,3 +197,35 @@ def test_fifos_devices_and_dangling_links_are_reported_not_read(lin, tmp_path):
     assert by_name["d.loop"].status == "unreadable"
     with pytest.raises(LineageError, match="/dev/zero: not a regular file"):
         lin.load(["/dev/zero"])
+
+
+def test_a_load_stores_its_absolute_path_and_unload_finds_it_so(lin, tmp_path, monkeypatch,
+                                                               cli_env):
+    """``unload run.bp`` in the directory it was loaded from finds that load; from another
+    directory, a name two inputs end in is refused, naming both; nothing is removed."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    shutil.copy(BD, first / "run.bp")
+    shutil.copy(SAMPLES / "pegasus" / "triana-messy.bp", second / "run.bp")
+    for folder in (first, second):
+        monkeypatch.chdir(folder)
+        lin.load(["run.bp"])
+    paths = sorted(r["p"] for r in lin.query("MATCH (l:Load) RETURN l.path AS p"))
+    assert paths == [str(first / "run.bp"), str(second / "run.bp")]
+    both = graphcheck.of(lin)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(LineageError, match="'run.bp' names 2 inputs") as refused:
+        lin.unload("run.bp")
+    assert str(first / "run.bp") in str(refused.value) and str(second / "run.bp") in str(refused.value)
+    out = CliRunner(env=cli_env).invoke(cli.main, ["unload", "run.bp"])
+    assert out.exit_code == 1 and str(second / "run.bp") in out.output, out.output
+    assert graphcheck.of(lin) == both
+    monkeypatch.chdir(first)
+    [gone] = lin.unload("run.bp")
+    assert gone["path"] == str(first / "run.bp") and gone["nodes_removed"] > 0
+    # the one input left loaded is named by its file name from anywhere
+    monkeypatch.chdir(tmp_path)
+    [gone] = lin.unload("run.bp")
+    assert gone["path"] == str(second / "run.bp")
+    assert one(lin, "MATCH (n:Lineage) RETURN count(n) AS n") == 0

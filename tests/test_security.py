@@ -360,29 +360,36 @@ def test_every_loader_stores_hostile_values_verbatim(lin, tmp_path, fmt, sample)
 # ------------------------------------------------------------------ static scan
 #: Places that splice names into Cypher; every name there comes from lineage.model.
 ALLOWED_DYNAMIC_CYPHER = {
-    ("lineage/writer.py", "_edge_statement"),  # relationship type from model.REL_TYPES
-    ("lineage/writer.py", "ensure_schema"),    # constraint/index names, labels from model.schema()
+    ("lineage/load/statements.py", "edge_statement"),  # relationship type from model.REL_TYPES
+    ("lineage/load/writer.py", "ensure_schema"),  # constraint/index names, labels: model.schema()
+    # a relationship type's claims statement: the type from model.REL_TYPES (checked upper-case
+    # identifier); and two fixed heads joined to one fixed tail at import
+    ("lineage/load/claims.py", "edge_claims_statement"),
+    ("lineage/load/claims.py", "<module>"),
+    # the ancestry family's search block: relation names from model.LINEAGE_RELS, depth
+    # bounds from the module's own constant BOUNDS
+    ("lineage/query/ancestry.py", "search"),
     # SQL, not Cypher: the Swift database reader picks optional columns and tables that exist
     # from fixed lists (swift_prov.RESOURCE_COLUMNS, mapped / primitive / stage_in tables)
     ("lineage/sources/swift/db.py", "_execs"),
     # SQL, not Cypher: the demo writes its Stampede database's tables from its own fixed SCHEMA
     ("lineage/sources/pegasus/demo_db.py", "write_db"),
     # the Neo4j Browser guide's `:param` lines: expressions over the templates' own header
-    # examples (JSON-quoted literals from cypher/*.cypher), shown to the user, never input data
-    ("lineage/report/guide.py", "_uid_lookup"),
-    ("lineage/report/guide.py", "example_expression"),
+    # examples (JSON-quoted literals from the templates), shown to the user, never input data
+    ("lineage/browser/guide.py", "_uid_lookup"),
+    ("lineage/browser/guide.py", "example_expression"),
     # one `:param [{a, b}] => { RETURN <those expressions> AS a, ... }` command per template
-    ("lineage/report/guide.py", "params_command"),
-    # wraps a catalogue template's own text (a cypher/*.cypher file, never input) in
+    ("lineage/browser/guide.py", "params_command"),
+    # wraps a catalogue template's own text (a .cypher file, never input) in
     # CALL () { ... } and collects its header's column names (checked identifiers)
-    ("lineage/connection.py", "run_collected"),
+    ("lineage/server/connection.py", "run_collected"),
     # the same wrapping, then a fixed tail (_PAGE_TAIL) whose offset, limit and counted
     # column positions are parameters
-    ("lineage/connection.py", "run_page"),
+    ("lineage/server/connection.py", "run_page"),
     # `lineage cypher show`: one `:param [{a, b}] => { RETURN <JSON literal> AS a }` line
     # printed for the user to paste (never run by us); JSON-quoted values are Cypher string
     # literals whatever they hold (quotes and backslashes escaped)
-    ("lineage/templates.py", "browser_text"),
+    ("lineage/query/templates.py", "browser_text"),
 }
 CYPHER_WORDS = re.compile(r"\b(MATCH|MERGE|CREATE|UNWIND|RETURN|DELETE|DETACH|CALL|SET|WHERE|"
                           r"WITH|REMOVE|LOAD CSV|FOREACH|OPTIONAL)\b")

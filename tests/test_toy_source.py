@@ -199,7 +199,7 @@ def test_no_generic_module_names_a_source():
         if (REPO / "lineage" / "sources") in path.parents:
             continue
         text = path.read_text(encoding="utf-8")
-        for source in ("pegasus", "swift", "chimbuko", "xalt", "prov"):
+        for source in ("pegasus", "swift", "chimbuko", "xalt", "prov", "rocrate"):
             if f"sources.{source}" in text or f"sources import {source}" in text:
                 named.append((str(path.relative_to(REPO)), source))
     assert named == []

@@ -1,5 +1,5 @@
 // name: cross/explain_output
-// purpose: Where a result came from, across systems: the output, the task, job or call that made it, each attempt, the process XALT saw (executable path and sha1, its build's compiler and link line, the libraries loaded and linked) and the anomalies Chimbuko found in that run, most severe first. Needs `lineage link`.
+// purpose: Where a result came from, across systems: the output, the task, job or call that made it, each attempt, the process XALT saw (executable path and sha1, its build's compiler and link line, the libraries loaded and linked) and the anomalies Chimbuko found in that run, most severe first (an unknown severity last). Needs `lineage link`.
 // param uid: string, required. A Pegasus file or Swift dataset (or the task, job, call, attempt or XALT run itself). Example: "swift:dataset:001-echo-20090316-1711-i7icnjl1:dataset:20090316-1711-yw5z2th7:720000000001"
 // param top: integer, optional (default 5). How many anomalies to list per run. Example: 5
 // pick uid: MATCH (o:Entity)-[:WAS_GENERATED_BY]->(:Activity) RETURN o.uid ORDER BY o.uid LIMIT 1
@@ -59,8 +59,11 @@ CALL (x, a) {
   WHERE t = x OR (t:Invocation AND (t)-[:PART_OF]->(a))
   OPTIONAL MATCH (e:FunctionExecution)-[:PART_OF]->(:Rank)-[:PART_OF]->(c)
   WHERE e.is_anomaly
-  WITH e ORDER BY coalesce(e.outlier_severity, -1.0) DESC, e.runtime_exclusive DESC, e.uid
-  WITH collect(DISTINCT e) AS found
+  // most severe first; an unknown severity (null, NaN) last, whatever the sign of the others
+  WITH DISTINCT e
+  WITH e ORDER BY CASE WHEN e.outlier_severity IS NULL OR isNaN(e.outlier_severity) THEN 1 ELSE 0 END,
+                  e.outlier_severity DESC, e.runtime_exclusive DESC, e.uid
+  WITH collect(e) AS found
   RETURN size(found) AS anomaly_count,
          [e IN found[0..$top] | {uid: e.uid, function: e.function, rank: e.rank,
           severity: e.outlier_severity, score: e.outlier_score,

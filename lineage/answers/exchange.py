@@ -1,16 +1,9 @@
-"""Lineage that leaves the tool: a run or a node's ancestry as W3C PROV (PROV-JSON, PROV-N,
-through the ``prov`` package: :mod:`lineage.sources.prov.writers`) or GraphML, written as
-the rows stream in (bounded memory).
+"""Lineage that leaves the tool: a run or a node's ancestry as GraphML (here) or as a format
+a source writes (its ``Source.exports``, found through the registry: the PROV source writes
+PROV-JSON and PROV-N), written as the rows stream in (bounded memory).
 
-Nodes of this project's kinds are written as ``lineage export`` has always written them
-(``lineage:kind``, ``lineage:uid``, ``lineage:<property>``) and the document is signed, so
-``lineage load`` reads it back as the same nodes and relationships; elements and relations
-of imported PROV documents are written as the records they were read from, in their
-bundles (:mod:`lineage.sources.prov.export`).
-
->>> doc = to_prov([{"uid": "host:nid1", "kind": "Host", "properties": {"name": "nid1"}}], [])
->>> "agent(lineage:host%3Anid1" in doc.get_provn()
-True
+>>> FORMATS
+('prov-json', 'prov-n', 'graphml')
 """
 
 from __future__ import annotations
@@ -26,11 +19,11 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..private_file import create_private
 from ..model.records import scalar_type
-from ..sources.prov.export import to_prov
-from ..sources.prov.writers import write_prov_json, write_prov_n
+from ..sources import registry
 
-__all__ = ["FORMATS", "to_prov", "write", "write_prov_json", "write_prov_n", "write_graphml"]
-FORMATS = ("prov-json", "prov-n", "graphml")
+__all__ = ["FORMATS", "write", "write_graphml"]
+#: the formats :func:`write` writes: the sources' export formats, then GraphML
+FORMATS = registry.export_formats() + ("graphml",)
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
@@ -95,10 +88,10 @@ def write_graphml(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path
 
 def write(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path, fmt: str,
           roots: Iterable[str] = ()) -> str:
-    """Write the subgraph to ``path`` as ``fmt`` (prov-json, prov-n, graphml); returns it.
+    """Write the subgraph to ``path`` as ``fmt`` (one of :data:`FORMATS`); returns it.
     ``nodes`` and ``edges`` may be generators: they are read once, in batches, and never held
-    whole (edges after nodes). ``roots``: the uids the export starts from (an imported PROV
-    document among them is written as itself: see :class:`~lineage.sources.prov.export.Records`)."""
+    whole (edges after nodes). ``roots``: the uids the export starts from (a source's writer
+    may write them as themselves: an imported PROV document, say)."""
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
     target = Path(path)
@@ -109,8 +102,7 @@ def write(nodes: Iterable[dict], edges: Iterable[dict], path: str | Path, fmt: s
         if fmt == "graphml":
             write_graphml(nodes, edges, partial)
         else:
-            {"prov-json": write_prov_json, "prov-n": write_prov_n}[fmt](
-                nodes, edges, partial, roots)
+            registry.export_writer(fmt)(nodes, edges, partial, roots)
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)

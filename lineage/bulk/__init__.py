@@ -27,7 +27,7 @@ from typing import Iterable
 
 from .. import server
 from ..errors import LineageError, ParseError
-from ..load import loads
+from ..load import claims, loads
 from ..load.collector import fewer_collections
 from ..load.inputs import Input, identity, is_url, sha256_of
 from ..load.pipeline import (LoadResult, Progress, each_input, first_result, load_props,
@@ -44,6 +44,10 @@ from .csv import ARRAY_DELIMITER
 from .spill import Fold, input_bytes
 
 log = logging.getLogger("lineage.bulk")
+
+
+#: the step of a bulk load before its import replaces the database
+READING = "reading its inputs"
 
 
 class BulkRefused(LineageError):
@@ -79,8 +83,24 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
     """Load ``paths`` into the empty database of the managed server with neo4j-admin; one
     result per input, as :func:`lineage.load.pipeline.load` returns them."""
     options, paths = registry.load_options(options), list(paths)  # paths read twice: sized, then loaded
+    try:
+        with server.bulk_lock(server.ServerPaths.under(server.state_dir())):
+            return _bulk_load(lin, paths, source, progress, options, fail_fast)
+    except server.BulkBusy as exc:
+        raise BulkRefused(str(exc)) from None
+
+
+def _bulk_load(lin, paths: list, source: str, progress: Progress | None,
+               options: LoadOptions, fail_fast: bool) -> list[LoadResult]:
+    """:func:`bulk_load` holding the lock of bulk loads: the recorded step of an
+    interrupted one is reported (and refused) before anything is stopped."""
+    interrupted = server.interrupted_bulk(server.ServerPaths.under(server.state_dir()))
+    if interrupted:
+        raise BulkRefused(interrupted)
     state = refuse_unless_empty_managed(lin)
-    remove_leftovers(server.ServerPaths.under(state))
+    paths_of = server.ServerPaths.under(state)
+    remove_leftovers(paths_of)
+    server.record_bulk_step(paths_of, READING)
     # The server is stopped while the inputs are parsed (its stop takes seconds that the
     # import would otherwise wait for), which also keeps any other client from writing into
     # the database the import is about to replace; it is started again whatever happens.
@@ -88,10 +108,16 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
     failing = False
     try:
         with fewer_collections():  # the fold keeps every element in dicts: see collector
-            return _parse_and_import(lin, state, stopping, paths, source, progress, options,
-                                     fail_fast)
-    except BaseException:
+            results = _parse_and_import(lin, state, stopping, paths, source, progress,
+                                        options, fail_fast)
+        server.clear_bulk_state(paths_of)
+        return results
+    except BaseException as exc:
         failing = True
+        # a malformed input is raised once every :Load was recorded, or before the import
+        # touched the database; so is any failure while the inputs were read
+        if isinstance(exc, ParseError) or server.bulk_step(paths_of) == READING:
+            server.clear_bulk_state(paths_of)
         raise
     finally:
         if not stopping.restarted:
@@ -144,9 +170,11 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
         folding = fold.first_store(tag, f"{lid}:", report)
         try:
             spool = parse_to_spool(item, report, Spool(store=folding) if folding else None)
-        except ParseError as exc:
-            if folding is not None:
+        except BaseException as exc:
+            if folding is not None:  # nothing of a failed input is imported
                 fold.forget()
+            if not isinstance(exc, ParseError):
+                raise
             result.status, result.error = "failed", str(exc)
             result.report, result.seconds = report.summary(), time.perf_counter() - t0
             loaded.append((result, lid, started))
@@ -204,6 +232,7 @@ def _finish(lin, state: Path, fold: Fold, loaded: list, options: LoadOptions,
             size = sum(f.stat().st_size for f in every) / 2**20
             step(f"importing {len(every)} CSV files ({size:,.0f} MiB) "
                  "with neo4j-admin, then starting Neo4j again")
+            server.record_bulk_step(paths, "importing with neo4j-admin")
             admin.import_full(state, files.nodes, files.relationships, ARRAY_DELIMITER,
                                report=work / "import.report", id_type=files.id_type,
                                multiline=files.multiline,
@@ -214,12 +243,17 @@ def _finish(lin, state: Path, fold: Fold, loaded: list, options: LoadOptions,
         stopping.restart()
     _reconnect(lin, state)
     driver, database = lin.graph.driver, lin.graph.database
+    server.record_bulk_step(server.ServerPaths.under(state),
+                            "creating constraints and recording its loads")
     step("creating the model's constraints and indexes")
     ensure_schema(driver, database)
     empty_lists = fold.empty_lists()
     for i in range(0, len(empty_lists), 1000):
         driver.execute_query(_EMPTY_LISTS, rows=empty_lists[i:i + 1000],
                              database_=database)
+    rows = fold.claim_rows({loads.tag_of(lid, 1): started for _, lid, started in loaded})
+    for i in range(0, len(rows), 1000):
+        driver.execute_query(claims.CREATE_CLAIMS, rows=rows[i:i + 1000], database_=database)
     tagged = fold.tagged()
     for result, lid, started in loaded:
         props = load_props(result, started)

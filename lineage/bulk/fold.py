@@ -21,7 +21,13 @@ from dataclasses import dataclass, field
 
 from .. import model
 from ..sources.base import LoadReport
+from ..load.claims import CLAIMED_TYPES, FIXED_LABELS, edge_of
 from ..load.writer import WriteStats
+
+
+def _claimed_labels(labels: list) -> list:
+    """The labels a claim keeps, sorted (as the writer's: not the shared one nor ``Failed``)."""
+    return sorted(x for x in labels if x not in FIXED_LABELS)
 
 
 @dataclass
@@ -36,6 +42,10 @@ class FoldedGraph:
     #: properties): never changed in place, replaced when an element's own differs
     #: (about a fifth of the fold's memory at 10^6 elements, README)
     _shared: dict = field(default_factory=dict, repr=False)
+    #: what each input stated of an element more than one states (the claims the writer
+    #: records, :mod:`lineage.load.claims`): node uid or relationship identity -> tag ->
+    #: ``[labels, props]`` of a node, ``[props]`` of a relationship
+    claims: dict = field(default_factory=dict, repr=False)
 
     def add_input(self, spool, tag: str, prefix: str, report: LoadReport) -> tuple[WriteStats, set]:
         """Fold one input's spool in, as the writer's MERGEs would store it; the input's
@@ -65,6 +75,8 @@ class FoldedGraph:
             if have is None:
                 nodes[uid] = [labels, props, tags]
                 continue
+            if tag not in have[2] or len(have[2]) > 1:  # shared: claims (rarely)
+                self._claim_node(uid, have, tag, labels, props)
             if labels is not have[0]:
                 missing = [name for name in labels if name not in have[0]]
                 if missing:  # a new list: the one it had may be shared
@@ -93,6 +105,9 @@ class FoldedGraph:
             if have is None:
                 edges[identity] = [props or no_props, tags]
                 continue
+            if ((tag not in have[1] or len(have[1]) > 1) and rel in CLAIMED_TYPES
+                    and (props or have[0])):
+                self._claim_edge(identity, have, tag, props)
             if props:  # the shared empty dict is never updated: replaced by the row's own
                 if have[0] is no_props:
                     have[0] = props
@@ -100,6 +115,43 @@ class FoldedGraph:
                     have[0].update(props)
             if tag not in have[1]:
                 have[1] = have[1] + [tag]
+
+    def _claim_node(self, uid: str, have: list, tag: str, labels: list, props: dict) -> None:
+        """Keep what ``tag`` states of node ``uid`` apart (and, the first time the node is
+        shared, what the inputs before it stated: all it holds)."""
+        claimed = self.claims.get(uid)
+        if claimed is None:
+            claimed = self.claims[uid] = {t: [_claimed_labels(have[0]), dict(have[1])]
+                                          for t in have[2]}
+        mine = claimed.get(tag)
+        if mine is None:
+            claimed[tag] = [_claimed_labels(labels), dict(props)]
+        else:
+            mine[0] = sorted({*mine[0], *_claimed_labels(labels)})
+            mine[1].update(props)
+
+    def _claim_edge(self, identity: tuple, have: list, tag: str, props: dict) -> None:
+        """As :meth:`_claim_node`, for a relationship of a type with properties."""
+        claimed = self.claims.get(identity)
+        if claimed is None:
+            claimed = self.claims[identity] = {t: [dict(have[0])] for t in have[1]}
+        claimed.setdefault(tag, [{}])[0].update(props)
+
+    def claim_rows(self, at: dict[str, float]) -> list[dict]:
+        """The claims as rows of :data:`lineage.load.claims.CREATE_CLAIMS` (``at``: when each
+        tag's input was read)."""
+        rows = []
+        for key, claimed in self.claims.items():
+            for tag, claim in claimed.items():
+                row = {"tag": tag, "at": at.get(tag, 0.0), "props": claim[-1]}
+                if isinstance(key, str):
+                    row.update(of=key, labels=claim[0])
+                else:
+                    rel, start, end, k = key
+                    row.update(of=edge_of(rel, start, end, k), start=start, end=end,
+                               type=rel, key=k)
+                rows.append(row)
+        return rows
 
     def _identity_conflicts(self, spool, prefix: str, report: LoadReport) -> set[str]:
         """As :func:`lineage.load.writer.identity_conflicts`: uids other inputs of this bulk load
@@ -149,6 +201,7 @@ class FoldedGraph:
         self.edges.clear()
         self.empty_lists.clear()
         self._shared.clear()
+        self.claims.clear()
 
     def tagged(self) -> dict[str, list[int]]:
         """Per tag: how many nodes and relationships carry it."""

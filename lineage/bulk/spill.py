@@ -30,6 +30,7 @@ class Fold:
     def __init__(self, budget: int | None, directory: Path, total_bytes: int):
         self.graph, self.budget, self.directory = FoldedGraph(), budget, directory
         self.partitions: Partitions | None = None
+        self.kept_claims: dict = {}  # the graph's claims when it went to disk
         self.in_memory: list[tuple] = []  # (tag, prefix, report) of inputs in the graph
         self.total_bytes, self.bytes_done = total_bytes, 0
 
@@ -84,6 +85,10 @@ class Fold:
                                      partitions_for(int(expected), self.budget), self.budget)
         for tag, prefix, report in self.in_memory:
             self.partitions.add_input(tag, prefix, report)
+        self.kept_claims = dict(self.graph.claims)
+        log.warning("bulk load: past the fold budget, the values each input states of "
+                    "elements other inputs state too (claims) are kept for the inputs folded "
+                    "in memory only: unloading a later input keeps what it stated on them")
         self.partitions.add_state(self.graph)
         log.info("bulk load: %d graph elements folded, past the budget of %d: folding on "
                  "in %d partitions on disk", elements, self.budget, self.partitions.count)
@@ -127,6 +132,12 @@ class Fold:
 
     def tagged(self) -> dict[str, list[int]]:
         return self.partitions.tagged if self.partitions is not None else self.graph.tagged()
+
+    def claim_rows(self, at: dict[str, float]) -> list[dict]:
+        """The claims of the elements several inputs state, folded in memory
+        (:meth:`.fold.FoldedGraph.claim_rows`); past the fold's budget, only those of the
+        inputs folded before it went to disk (see ``kept_claims``)."""
+        return FoldedGraph(claims=self.kept_claims or self.graph.claims).claim_rows(at)
 
     def empty_lists(self) -> list[dict]:
         return (self.partitions.empty_lists if self.partitions is not None

@@ -10,7 +10,11 @@ Exit codes (the same for every command):
   --lenient skips and counts bad records instead, but not a value of the wrong type in a
   database, which stops it either way: the message says which);
 - 4 Neo4j unavailable: the managed server could not be installed or started, or the server at
-  NEO4J_URI does not answer.
+  NEO4J_URI does not answer;
+- 5 inputs not read: `load` found inputs it could not read (a file or directory it may not
+  read, a name that is not UTF-8, a FIFO, a device, a dangling link); every other input was
+  loaded and the summary counts and names them. A file that cannot be written or read where
+  a command was told to (``report -o``) is error 1, naming it.
 
 Tabular output takes ``--format table|json|csv`` (json: an array of objects; csv: a header row).
 A progress bar (tqdm: files, records, rate) shows on stderr for loads when stderr is a terminal
@@ -29,6 +33,7 @@ import io
 import shutil
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 
@@ -38,16 +43,18 @@ from .. import server
 from ..config.profile import ConfigError
 from ..config.settings import Settings
 from ..humanize import human
+from ..redact import redact_url
 from ..linking.rules import RULES as LINK_RULES
 from ..query import templates
 from ..sources import SOURCES
 from ..sources import options as load_options
+from ..sources.registry import export_formats
 from .lean_import import import_driver_without_dataframes
 from ..safe_text import json_text, safe_text
 from ..errors import (InputsFailed, LineageError, ParseError, ServerError, TemplateError,
                      lenient_helps)
 
-EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER = 1, 2, 3, 4
+EXIT_ERROR, EXIT_USAGE, EXIT_INPUT, EXIT_SERVER, EXIT_UNREAD = 1, 2, 3, 4, 5
 log = logging.getLogger("lineage.cli")
 
 
@@ -80,23 +87,58 @@ def emit(rows: list[dict], fmt: str, columns: list[str] | None = None) -> None:
         return
     width = shutil.get_terminal_size((120, 24)).columns  # $COLUMNS, the terminal, else 120
     cells = [[_cell(human(c, r.get(c))).replace("\n", "\\n") for c in columns] for r in rows]
-    widths = fit([max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)],
-                 width)
-    if (len(rows) == 1 and len(columns) > 1) or sum(widths) + 2 * (len(widths) - 1) > width:
+    natural = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    # columns of uids keep their width (a uid is read whole); the others give way first
+    uids = [i for i, c in enumerate(columns)
+            if all(_UID.match(row[i]) for row in cells if row[i]) and any(row[i] for row in cells)]
+    rest = [i for i in range(len(columns)) if i not in uids]
+    room = width - sum(natural[i] + 2 for i in uids)
+    widths = list(natural)
+    for i, w in zip(rest, fit([natural[i] for i in rest], room) if rest else []):
+        widths[i] = w
+    squeezed = any(widths[i] < min(natural[i], 12) for i in rest)
+    if ((len(rows) == 1 and len(columns) > 1) or squeezed
+            or sum(widths) + 2 * (len(widths) - 1) > width):
         # one record, or too many columns for the terminal: a column per line (as psql's
-        # expanded display), values cut only at the terminal's edge
+        # expanded display), long values wrapped at the terminal's edge, never cut
         name_width = max(len(c) for c in columns)
         for n, row in enumerate(cells, 1):
             if len(rows) > 1:
                 click.echo(f"-[ row {n} ]" + "-" * max(width - 12 - len(str(n)), 0))
             room = max(width - name_width - 2, 20)
             for c, value in zip(columns, row):
-                click.echo(f"{c.ljust(name_width)}  {_clip(value, room)}")
+                for i, piece in enumerate(wrap(value, room)):
+                    click.echo(f"{(c if i == 0 else '').ljust(name_width)}  {piece}".rstrip())
         return
-    click.echo("  ".join(_clip(c, w).ljust(w) for c, w in zip(columns, widths)))
+    click.echo("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip())
     click.echo("  ".join("-" * w for w in widths))
-    for row in cells:
-        click.echo("  ".join(_clip(v, w).ljust(w) for v, w in zip(row, widths)))
+    for row in cells:  # a value wider than its column goes on in the lines below (uids whole)
+        pieces = [wrap(v, w) for v, w in zip(row, widths)]
+        for i in range(max(len(p) for p in pieces)):
+            click.echo("  ".join((p[i] if i < len(p) else "").ljust(w)
+                                 for p, w in zip(pieces, widths)).rstrip())
+
+
+_UID = re.compile(r"^[a-z_]+:[a-z_]+:\S")
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken after a space, a colon or
+    a slash when one is near (a uid breaks after one of its colons), never cut short.
+
+    >>> wrap("pegasus:workflow:9a81e85f-45b4-587b-8e78-45b824ad0955", 30)
+    ['pegasus:workflow:', '9a81e85f-45b4-587b-8e78-45b824', 'ad0955']
+    >>> wrap("abc", 10)
+    ['abc']
+    """
+    width = max(width, 1)
+    lines = []
+    while len(text) > width:
+        cut = max(text.rfind(c, 0, width) for c in " :/,")
+        cut = cut + 1 if cut >= width // 2 else width
+        lines.append(text[:cut].rstrip(" "))
+        text = text[cut:].lstrip(" ")
+    return lines + [text]
 
 
 def fit(widths: list[int], total: int, gap: int = 2, least: int = 6) -> list[int]:
@@ -193,7 +235,13 @@ def _driver_error(name: str) -> type[Exception]:
 
 
 def _connect():
-    return _api().connect(_settings())
+    lin = _api().connect(_settings())
+    settings = lin.graph.settings
+    if settings is not None and settings.managed:  # a bulk load that did not end: say so
+        told = server.interrupted_bulk(server.ServerPaths.under(server.state_dir()))
+        if told:
+            click.echo(f"warning: {told}", err=True)
+    return lin
 
 
 class _Main(click.Group):
@@ -214,6 +262,14 @@ class _Main(click.Group):
         except ServerError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_SERVER)
+        except _driver_error("AuthError"):
+            settings = _settings()
+            where = (f"the server at {redact_url(settings.neo4j_uri)}" if settings.neo4j_uri
+                     else "the managed server")
+            click.echo(f"error: {where} refused user {settings.neo4j_user or 'neo4j'!r} "
+                       "and its password (check NEO4J_USERNAME / NEO4J_PASSWORD or the "
+                       "profile's [connection])", err=True)
+            sys.exit(EXIT_SERVER)
         except _driver_error("ServiceUnavailable") as exc:
             click.echo(f"error: Neo4j is not reachable: {exc}", err=True)
             sys.exit(EXIT_SERVER)
@@ -222,6 +278,12 @@ class _Main(click.Group):
             sys.exit(EXIT_USAGE)
         except (LineageError, _driver_error("Neo4jError")) as exc:
             click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_ERROR)
+        except OSError as exc:  # a file a command was told to read or write
+            from ..load.inputs import shown
+
+            where = f"{shown(exc.filename)}: " if exc.filename is not None else ""
+            click.echo(f"error: {where}{exc.strerror or exc}", err=True)
             sys.exit(EXIT_ERROR)
 
 
@@ -264,6 +326,8 @@ def _print_status(info: dict, as_json: bool) -> None:
     click.echo(f"Neo4j {info['version']}: {state}")
     for key in ("uri", "browser_url", "user", "password_file", "state_dir", "log"):
         click.echo(f"  {key:14} {info.get(key)}")
+    if info.get("interrupted_bulk_load"):
+        click.echo(f"  warning: {info['interrupted_bulk_load']}")
     if info["running"]:
         click.echo(f"  log in to Neo4j Browser at {info['browser_url']} with user "
                    f"{info['user']} and the password in {info['password_file']}")
@@ -387,7 +451,10 @@ def load(paths, source, lenient, as_json, fmt, quiet, fail_fast, then_link, bulk
     """Load provenance files, directories or database URLs into the graph.
 
     Each input is loaded whole or not at all; a malformed one is reported and the others are
-    loaded; the exit code is then 3 and the summary names every input that failed.
+    loaded; the exit code is then 3 and the summary names every input that failed. Inputs
+    that cannot be read (permissions, names that are not UTF-8, FIFOs) are reported and
+    counted while the others are loaded; the exit code is then 5. Warnings are printed on
+    stderr, counted, the first 10 in full.
     """
     fmt = "json" if as_json else fmt
     from .progress import LoadProgress
@@ -400,6 +467,7 @@ def load(paths, source, lenient, as_json, fmt, quiet, fail_fast, then_link, bulk
             printer(event, info)
             bar(event, info)
 
+        before = {r["uid"] for r in lin.query("runs")}
         try:
             options = lin.settings.load.with_(**source_options)
             results = lin.load(paths, source=source, lenient=lenient, progress=progress,
@@ -407,14 +475,46 @@ def load(paths, source, lenient, as_json, fmt, quiet, fail_fast, then_link, bulk
         except ParseError as exc:
             if getattr(exc, "results", None):
                 _print_load_results(exc.results, fmt)
+                _print_load_warnings(exc.results)
             raise
         finally:
             printer.flush()
         linked = lin.link() if then_link else None
+        added = [r for r in lin.runs() if r["uid"] not in before]
     _print_load_results(results, fmt)
+    _print_load_warnings(results)
+    unread = [r for r in results if r.status == "unreadable"]
+    if unread:
+        for r in unread[:WARNINGS_SHOWN]:
+            click.echo(f"not read: {safe_text(r.path)}: {safe_text(r.error or '')}", err=True)
+        if len(unread) > WARNINGS_SHOWN:
+            click.echo(f"... and {len(unread) - WARNINGS_SHOWN} more not read "
+                       "(--format json lists them)", err=True)
+        sys.exit(EXIT_UNREAD)
     if linked is not None:
         # machine-readable load output stays one document: the link summary goes to stderr
         _print_link(linked, "json" if fmt else "table", err=fmt is not None)
+    _print_added_runs(added, err=fmt is not None)
+
+
+def _print_added_runs(added: list[dict], err: bool) -> None:
+    """The runs a load added, failed first, and the command to try next."""
+    if not added:
+        click.echo("no new runs (`lineage runs` lists the graph's runs)", err=err)
+        return
+    added = sorted(added, key=lambda r: not r["failed"])
+    click.echo(f"added {len(added)} run{'s' if len(added) != 1 else ''}:", err=err)
+    for r in added[:20]:
+        click.echo(safe_text(f"  {'FAILED ' if r['failed'] else ''}{r['status'] or '?'}  "
+                             f"{r['uid']}  ({r['name']})"), err=err)
+    if len(added) > 20:
+        click.echo(f"  ... and {len(added) - 20} more (`lineage runs`)", err=err)
+    first = added[0]
+    short = first["uid"].split(":", 2)[-1][:8] if first["uid"].count(":") >= 2 else first["uid"]
+    unique = sum(r["uid"].split(":", 2)[-1].startswith(short) for r in added) == 1
+    ref = short if unique else first["uid"]
+    click.echo(f"next: lineage {'why' if first['failed'] else 'report'} {ref}"
+               + ("" if first["failed"] else " -o report.html"), err=err)
 
 
 def _print_load_results(results, fmt) -> None:
@@ -426,8 +526,39 @@ def _print_load_results(results, fmt) -> None:
     else:
         loaded = [r for r in results if r.status in ("loaded", "unchanged")]
         failed = [r for r in results if r.status == "failed"]
+        unread = [r for r in results if r.status == "unreadable"]
         click.echo(f"loaded {len(loaded)} of {len(results)} inputs"
-                   + (f"; {len(failed)} failed" if failed else ""))
+                   + (f"; {len(failed)} failed" if failed else "")
+                   + (f"; {len(unread)} could not be read" if unread else ""))
+
+
+#: how many of a load's warnings ``lineage load`` prints (all are counted; --format json
+#: lists the first ones each input kept)
+WARNINGS_SHOWN = 10
+
+
+def _print_load_warnings(results, shown: int = WARNINGS_SHOWN) -> None:
+    """The load's warnings on stderr: how many, in how many inputs, and the first ``shown``.
+
+    >>> from lineage.load.pipeline import LoadResult
+    >>> r = LoadResult("a.json", "xalt-json", "xalt", "loaded",
+    ...                report={"warnings": ["a.json: odd"], "warning_count": 3})
+    >>> _print_load_warnings([r])  # doctest: +SKIP
+    3 warnings in 1 of 1 inputs (the first 1 follow):
+      a.json: odd
+    """
+    counted = [(r, r.report.get("warning_count") or len(r.report.get("warnings", [])))
+               for r in results]
+    total = sum(n for _, n in counted)
+    if not total:
+        return
+    kept = [w for r, _ in counted for w in r.report.get("warnings", [])][:shown]
+    inputs = sum(1 for _, n in counted if n)
+    click.echo(f"{total} warning{'s' if total != 1 else ''} in {inputs} of {len(results)} "
+               f"inputs (the first {len(kept)} follow; --format json lists each input's):",
+               err=True)
+    for warning in kept:
+        click.echo(f"  {safe_text(warning)}", err=True)
 
 
 LOAD_COLUMNS = ["path", "format", "status", "node_records", "edge_records",
@@ -463,7 +594,9 @@ def stats(as_json, fmt):
         rows = ([{"what": "label", "name": k, "count": v} for k, v in info["nodes"].items()]
                 + [{"what": "relationship", "name": k, "count": v}
                    for k, v in info["relationships"].items()]
-                + [{"what": "loads", "name": "Load", "count": len(info["loads"])}])
+                + [{"what": "loads", "name": "Load", "count": len(info["loads"])}]
+                + [{"what": "claims", "name": name, "count": count}
+                   for name, count in info.get("claims", {}).items()])
         emit(rows, fmt, ["what", "name", "count"])
         return
     click.echo("nodes:")
@@ -478,6 +611,41 @@ def stats(as_json, fmt):
         head = f"  {row['status']:8} {row['format']:12} "
         # a path's end names the file: cut its start to fit the terminal
         click.echo(head + _clip_start(str(row["path"]), max(width - len(head), 20)))
+    shared = info.get("claims", {})
+    if shared.get("shared"):
+        click.echo(f"claims: {shared['shared']} elements stated by several loads")
+        click.echo(f"  {shared['conflicting']} with values they disagree on (newest shown)")
+
+
+@main.command()
+@click.option("--kind", default=None, metavar="KIND",
+              help="Only runs of this kind (Workflow, ScriptRun, Execution, ProgramRun).")
+@FORMAT
+def runs(kind, fmt):
+    """Every run in the graph, newest first, failed ones marked: uid (whole), status,
+    start, duration, source, name. `lineage why UID` and `lineage diff UID UID` take a
+    uid, a unique start of one, a short uuid (8 characters) or a run's name."""
+    with _connect() as lin:
+        rows = lin.runs(kind)
+    if fmt != "table":
+        emit(rows, fmt, _api().RUN_COLUMNS)
+        return
+    if not rows:
+        click.echo("(no runs: `lineage load FILES` loads some, `lineage demo` makes a campaign)")
+        return
+    from ..answers.diff import seconds
+
+    # a line per run and its whole uid on the line below it (a uid is never cut)
+    cells = [["FAILED" if r["failed"] else "", r["status"] or "?",
+              str(human("start_time", r["start_time"]) or "").replace("T", " ")[:19],
+              seconds(r["duration"]) or "", r["source"], safe_text(str(r["name"]))]
+             for r in rows]
+    head = ["", "status", "start (UTC)", "duration", "source", "name"]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(head)]
+    click.echo("  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip())
+    for r, c in zip(rows, cells):
+        click.echo("  ".join(v.ljust(w) for v, w in zip(c, widths)).rstrip())
+        click.echo(safe_text(f"{'':{widths[0]}}  {r['uid']}"))
 
 
 @main.command()
@@ -485,9 +653,12 @@ def stats(as_json, fmt):
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="A readable summary, or JSON.")
 def why(uid, fmt):
-    """Why did it fail? Failed, held and blocked jobs of a Pegasus workflow (recursively),
-    failed app executions of a Swift run, or the exit of an XALT execution, each with the
-    error lines of its output first."""
+    """Why did it fail? The answer first (the worst problem and its deciding line), then the
+    failed and held jobs of a Pegasus workflow (recursively), the failed app executions of a
+    Swift run or the exit of an XALT execution, each with the lines that decide it (the
+    application's own error stream first, never DEBUG or INFO lines), the blocked jobs last.
+
+    UID may be a unique prefix, a short uuid (8 characters) or a run's name."""
     with _connect() as lin:
         summary = lin.why(uid)
     if fmt == "json":
@@ -496,22 +667,9 @@ def why(uid, fmt):
     _print_why(summary)
 
 
-def _print_why(summary: dict) -> None:
-    problems = summary["problems"]
-    click.echo(safe_text(f"{summary['kind']} {summary['uid']}: {summary.get('status') or '?'}; "
-                         f"{len(problems) or 'no'} problem{'s' if len(problems) != 1 else ''}"))
-    keys = ("status", "attempts", "exitcode", "signal", "exit_status", "host", "site", "job_id",
-            "started", "blocked_by", "held_reason", "detail")
-    for p in problems:
-        click.echo(safe_text(f"\n- {p['what']} {p.get('name') or p['uid']}"))
-        facts = ", ".join(f"{k}={p[k]}" for k in keys if p.get(k) not in (None, "", False))
-        if facts:
-            click.echo(safe_text(f"  {facts}"))
-        for line in p.get("causes") or []:
-            click.echo(safe_text(f"  cause: {line[:300]}"))
-        if not p.get("causes") and p.get("output_tail"):
-            for line in p["output_tail"]:
-                click.echo(safe_text(f"  output: {line[:300]}"))
+def _print_why(summary) -> None:
+    for line in summary.lines():
+        click.echo(line)
 
 
 @main.command("link")
@@ -547,7 +705,10 @@ def _print_link(result, fmt: str, err: bool = False) -> None:
     if result.dry_run:
         click.echo("(dry run: nothing was written)")
     for a in result.ambiguous[:20]:
-        click.echo(safe_text(f"ambiguous ({a.rule}): {a.record} fits {', '.join(a.candidates)}"))
+        kept = (f"; linked to {a.kept}, the one whose owner agrees" if a.kept
+                else "; not linked")
+        click.echo(safe_text(f"ambiguous ({a.rule}): {a.record} fits "
+                             f"{', '.join(a.candidates)}{kept}"))
     if len(result.ambiguous) > 20:
         click.echo(f"... and {len(result.ambiguous) - 20} more ambiguous (see --format json)")
     for a in result.candidates[:20]:
@@ -569,7 +730,12 @@ def diff_(first, second, fmt, html_path):
     executions, Chimbuko program runs), most telling first: jobs or calls added, removed or
     changed; inputs and arguments; executables and libraries by path and sha1; exit status,
     command line, modules, environment; functions' anomalies and runtimes; for linked runs,
-    each job's XALT program and libraries and its Chimbuko anomalies."""
+    each job's XALT program and libraries and its Chimbuko anomalies.
+
+    The jobs or calls whose outcome turned to a failure come first, each with what may
+    explain it (arguments, inputs, outputs, executable, libraries, environment) before its
+    outcome; durations last. FIRST and SECOND may be unique uid prefixes, short uuids (8
+    characters) or run names."""
     with _connect() as lin:
         result = lin.diff(first, second)
         if html_path:
@@ -577,29 +743,40 @@ def diff_(first, second, fmt, html_path):
     if fmt == "json":
         click.echo(json.dumps(result, indent=2, default=str))
         return
+    if fmt == "table":
+        click.echo(safe_text(f"answer: {result['answer']}"))
     emit(result["differences"], fmt, ["aspect", "name", "first", "second"])
 
 
 @main.command("export")
 @click.argument("uids", nargs=-1, required=True, metavar="UID...")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
-              help="The file to write.")
+@click.option("-o", "--output", required=True, type=click.Path(),
+              help="The file to write (ro-crate: a directory, or a FILE.zip).")
 @click.option("--format", "fmt",
-              type=click.Choice(["prov-json", "prov-n", "graphml", "openlineage"]),
+              type=click.Choice([*export_formats(), "graphml", "openlineage", "ro-crate"]),
               default="prov-json", show_default=True,
-              help="W3C PROV-JSON, PROV-N, GraphML, or OpenLineage run events (JSON Lines).")
+              help="W3C PROV-JSON, PROV-N, GraphML, OpenLineage run events (JSON Lines), or "
+                   "a Workflow Run RO-Crate (Provenance Run Crate) of one run.")
 @click.option("--depth", default=3, show_default=True, type=click.IntRange(1, 1000),
               help="Hops of a run's parts, or of a node's ancestry and descendants.")
 @click.option("--with-links", "links", is_flag=True,
               help="Take in what `lineage link` connected to it in other systems.")
-def export_(uids, output, fmt, depth, links):
-    """Write a run or a node's lineage as W3C PROV (PROV-JSON, PROV-N) or GraphML, or runs
-    as OpenLineage run events. Several UIDs: the union (the two sides of a diff, say).
+@click.option("--license", "license_", default=None, metavar="URL",
+              help="ro-crate: the crate's license (say, a SPDX URL); else the crate says "
+                   "none was stated.")
+def export_(uids, output, fmt, depth, links, license_):
+    """Write a run or a node's lineage as W3C PROV (PROV-JSON, PROV-N) or GraphML, runs
+    as OpenLineage run events, or one run as a Workflow Run RO-Crate (its steps, their
+    statuses and files, and with --with-links the binaries, libraries, builds, modules,
+    environment and Chimbuko anomalies `lineage link` joined to it). Several UIDs: the union
+    (the two sides of a diff, say).
 
-    `lineage import FILE.json` reads a PROV export (or another tool's PROV) back.
+    `lineage import FILE.json` reads a PROV export (or another tool's PROV) back; `lineage
+    load DIR` reads a crate back.
     """
     with _connect() as lin:
-        path = lin.export(list(uids), output, fmt=fmt, depth=depth, links=links)
+        path = lin.export(list(uids), output, fmt=fmt, depth=depth, links=links,
+                          license=license_)
     click.echo(f"wrote {path}")
 
 
@@ -661,6 +838,8 @@ def query(name_or_cypher, params, fmt, write, limit, offset, every_row):
     elif limit is None and fmt == "table":
         limit = TABLE_ROWS
     with _connect() as lin:
+        if templates.is_template_name(name_or_cypher):
+            given = _resolve_uid_params(lin, name_or_cypher, given)
         if templates.is_template_name(name_or_cypher) or name_or_cypher in _api().COMPUTED:
             if limit is not None or offset:
                 page = lin.query_page(name_or_cypher, given, offset,
@@ -716,6 +895,23 @@ def _print_page_summary(page) -> None:
         parts = [f"{'(none)' if v is None else v}: {n:,}" for v, n in counts[:12]]
         more = f", … ({len(counts)} values)" if len(counts) > 12 else ""
         click.echo(safe_text(f"{column}: {', '.join(parts)}{more}"))
+
+
+def _resolve_uid_params(lin, name: str, given: dict) -> dict:
+    """The parameters of a template that it documents as a uid, resolved as ``why`` resolves
+    one (a unique start, a short uuid, a run's name; "did you mean" when several match)."""
+    out = dict(given)
+    for param in templates.get(name).params:
+        value = given.get(param.name)
+        takes_other_names = re.search(r"\bor (its )?uid\b", param.doc)  # a path, a sha1 ...
+        if (param.type.startswith("string") and "uid" in param.doc and isinstance(value, str)
+                and value and not takes_other_names and name != "resolve_uid"):
+            try:
+                out[param.name] = lin.resolve(value)
+            except LineageError as exc:
+                if "did you mean" in str(exc):
+                    raise
+    return out
 
 
 def _refuse_unknown_uids(lin, name: str, given: dict) -> None:

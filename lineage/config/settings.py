@@ -174,7 +174,8 @@ class Settings:
             unqlite_probe_seconds=_float(env, "LINEAGE_UNQLITE_PROBE_SECONDS", 30.0),
             reader_process_bytes=_bytes_or_off(env, "LINEAGE_READER_PROCESS_BYTES", 16 << 20),
             overlap_bytes=_bytes_or_off(env, "LINEAGE_OVERLAP_BYTES", 16 << 20),
-            bulk_fold_elements=_count_or_off(env, "LINEAGE_BULK_FOLD_ELEMENTS", 2_000_000)),
+            bulk_fold_elements=_count_or_off(env, "LINEAGE_BULK_FOLD_ELEMENTS", 2_000_000),
+            min_free_bytes=_bytes_or_off(env, "LINEAGE_MIN_FREE_BYTES", 256 << 20)),
             **{name: values.pop(name) for name in SOURCE_OPTIONS if name in values})
         values.setdefault("neo4j_uri", None)
         return cls(ci=bool(env.get("CI")), load=load,

@@ -56,7 +56,8 @@ class LinkResult:
 
     def as_dict(self) -> dict:
         def rows(items):
-            return [{"rule": a.rule, "record": a.record, "candidates": list(a.candidates)}
+            return [{"rule": a.rule, "record": a.record, "candidates": list(a.candidates),
+                     "kept": a.kept}
                     for a in items]
         return {"dry_run": self.dry_run, "skew": self.skew, "rules": self.rules,
                 "ambiguous": rows(self.ambiguous), "candidates": rows(self.candidates),

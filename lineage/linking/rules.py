@@ -9,11 +9,12 @@ name) and checks times by bisection, so matching n runs against m records costs 
 rule                       evidence required                 link (confidence)
 =========================  ================================  ==========================
 ``scheduler_job``          XALT job id = attempt's sched id,  XALT run RAN_WITHIN attempt
-                           and host agrees or run starts      (1.0)
-                           within the attempt
+                           and host agrees or run starts      (1.0; 0.8 when the XALT
+                           within the attempt; owners agree   record's crc is not ok)
 ``process``                same program (path or name),       invocation SAME_ACTIVITY
                            run starts within the invocation,  XALT run (0.9)
-                           same host or attempt linked above
+                           same host or attempt linked above,
+                           owners agree
 ``app_process``            Swift app name = program name,     app execution SAME_ACTIVITY
                            run starts within the execution    XALT run (0.7)
 ``instrumented_run``       program and host of a rank agree,  Chimbuko run RAN_WITHIN
@@ -24,9 +25,18 @@ rule                       evidence required                 link (confidence)
                            invocation, other program          for a person to confirm
 =========================  ================================  ==========================
 
+*Owners agree*: where an XALT run's user and a Pegasus attempt's owners (its workflow's
+submitting user, the attempt's own user) are both known, the user must be one of them: a
+record of another user copying a victim's job id and host links to nothing of the victim's.
+A run whose XALT record's crc (XALT's CRC-16/CCITT of the record text) is not ``ok``
+(missing, unchecked or bad) may still link, never at confidence 1.0.
+
 A record that fits two or more targets under one rule is *ambiguous*: no link is written
 and the candidates are reported. ``SAME_ACTIVITY`` is one to one: two XALT runs fitting
-one invocation are both ambiguous.
+one invocation are both ambiguous. When ownership decides (exactly one of the fits has
+owners known to agree, the others have unknown owners), that one is linked and the
+ambiguity is still reported, naming the one kept (``Ambiguity.kept``): what a load plants
+with unknown owners never takes a true link away silently.
 
 >>> runs = [{"uid": "x1", "job_id": "77", "host": "c1.hpc", "exec_path": "/bin/a",
 ...          "start_time": 105.0, "end_time": 150.0}]
@@ -48,6 +58,9 @@ from typing import Callable, Iterable, Sequence
 
 #: Default clock skew allowed between systems, in seconds.
 DEFAULT_SKEW = 60.0
+
+#: The confidence of a ``scheduler_job`` link whose XALT record's crc is not ``ok``.
+UNCHECKED_CRC_CONFIDENCE = 0.8
 
 #: The rules in the order they are applied, with what they link and how sure they are.
 RULES = {
@@ -85,6 +98,8 @@ class Ambiguity:
     rule: str
     record: str
     candidates: tuple[str, ...]
+    #: the candidate linked all the same, because ownership decided (None: none linked)
+    kept: str | None = None
 
 
 @dataclass
@@ -205,19 +220,26 @@ class _Matcher:
         self.same: set[str] = set()  # uids already in a SAME_ACTIVITY link
 
     def emit(self, rule: str, record: str, found: list[tuple[str, tuple, dict]],
-             reverse: bool = False) -> None:
+             reverse: bool = False, confidence: float | None = None) -> None:
         """Keep ``found`` ((target, matched, evidence) each) as a link when it holds one
-        target, as an ambiguity when it holds more."""
+        target (or one whose owners agree, see :func:`_owned`), as an ambiguity when it
+        holds more; ``confidence`` lowers the rule's."""
         if not found:
             return
         found = _narrow(found)
         if len(found) > 1:
-            self.out.ambiguous.append(Ambiguity(rule, record, tuple(sorted(f[0] for f in found))))
-            return
+            owned = _owned(found)
+            self.out.ambiguous.append(Ambiguity(rule, record, tuple(sorted(f[0] for f in found)),
+                                                owned[0] if owned else None))
+            if owned is None:
+                return
+            found = [owned]
         target, matched, evidence = found[0]
-        rel, confidence = RULES[rule]
+        rel, rule_confidence = RULES[rule]
+        if confidence is not None:
+            rule_confidence = min(rule_confidence, confidence)
         start, end = (target, record) if reverse else (record, target)
-        self.out.links.append(Link(start, rel, end, rule, confidence, matched, evidence))
+        self.out.links.append(Link(start, rel, end, rule, rule_confidence, matched, evidence))
         self.linked[record].add(target)
         self.linked[target].add(record)
 
@@ -242,9 +264,21 @@ class _Matcher:
                         continue
                     matched.append("time")
                     evidence["time"] = [x["start_time"], [a["start_time"], a.get("end_time")]]
-                if len(matched) > 1:  # a job id alone is recycled: it needs a second fact
-                    found.append((a["uid"], tuple(matched), evidence))
-            self.emit("scheduler_job", x["uid"], found)
+                if len(matched) == 1:  # a job id alone is recycled: it needs a second fact
+                    continue
+                owners = _owners(x, a)
+                if owners is False:  # another user's record: never the victim's attempt
+                    continue
+                if owners:
+                    matched.append("user")
+                    evidence["user"] = owners
+                found.append((a["uid"], tuple(matched), evidence))
+            crc = x.get("crc_status")
+            if crc != "ok":  # an unchecked record may link, never for certain
+                for _, _, evidence in found:
+                    evidence["crc"] = crc
+            self.emit("scheduler_job", x["uid"], found,
+                      confidence=None if crc == "ok" else UNCHECKED_CRC_CONFIDENCE)
 
     def _same_program(self, x: dict, path: str | None) -> tuple[str, list] | None:
         if x.get("exec_path") and path and x["exec_path"] == path:
@@ -268,16 +302,23 @@ class _Matcher:
                 same_host = bool(hx) and hx == hi
                 # hosts first, so the evidence does not depend on which rules ran before
                 in_attempt = not same_host and i.get("attempt") in self.linked.get(x["uid"], ())
-                if same is None or not (same_host or in_attempt):
+                owners = _owners(x, i)
+                if same is None or not (same_host or in_attempt) or owners is False:
                     continue
                 how = "host" if same_host else "attempt"
                 evidence = {same[0]: same[1], "time": [t, [i["start_time"], i.get("end_time")]],
                             how: [x.get("host"), i.get("host")] if same_host else [i["attempt"]]}
-                found.append((i["uid"], (same[0], how, "time"), evidence))
+                matched = (same[0], how, "time")
+                if owners:
+                    matched, evidence["user"] = matched + ("user",), owners
+                found.append((i["uid"], matched, evidence))
             found = _narrow(found)
-            if len(found) > 1:
-                self.emit("process", x["uid"], found)
-            elif found:
+            if len(found) > 1:  # ambiguous, unless ownership decides (then reported too)
+                owned = _owned(found)
+                self.out.ambiguous.append(Ambiguity("process", x["uid"], tuple(sorted(
+                    f[0] for f in found)), owned[0] if owned else None))
+                found = [owned] if owned else []
+            if found:
                 fits[x["uid"]] = found[0]
         self._one_to_one("process", fits)
 
@@ -291,9 +332,14 @@ class _Matcher:
             if len(records) > 1:  # the one record inside the target without skew, if one is
                 exact = [r for r in records if _exact(fits[r])]
                 records = exact if len(exact) == 1 else records
-            if len(records) > 1:
-                self.out.ambiguous.append(Ambiguity(rule, target, tuple(sorted(records))))
-            else:
+            if len(records) > 1:  # else the one whose owner is known to agree, reported
+                owned = [r for r in records if "user" in fits[r][1]]
+                kept = owned[0] if len(owned) == 1 else None
+                self.out.ambiguous.append(Ambiguity(rule, target, tuple(sorted(records)), kept))
+                if kept is None:
+                    continue
+                records = [kept]
+            if len(records) == 1:
                 self.emit(rule, records[0], [fits[records[0]]], reverse=True)
                 self.same.update((target, records[0]))
 
@@ -379,6 +425,34 @@ def _exact(fit: tuple) -> bool:
     """Whether a fit's time holds with no clock skew at all (from its ``time`` evidence)."""
     t, (start, end) = fit[2]["time"]
     return start <= t and (end is None or t <= end)
+
+
+def _owners(x: dict, target: dict) -> list | bool | None:
+    """Whether an XALT run's user agrees with a Pegasus row's owners (its workflow's
+    submitting user, the attempt's own user): ``[user, owners]`` when both are known and
+    agree, False when both are known and differ, None when either is unknown.
+
+    >>> _owners({"user": "ann"}, {"workflow_user": "ann"}), _owners({"user": "eve"},
+    ...     {"workflow_user": "ann", "user": "ann"}), _owners({}, {"workflow_user": "ann"})
+    (['ann', ['ann']], False, None)
+    """
+    owners = sorted({o for o in (target.get("workflow_user"), target.get("user")) if o})
+    if not x.get("user") or not owners:
+        return None
+    return [x["user"], owners] if x["user"] in owners else False
+
+
+def _owned(found: list[tuple]) -> tuple | None:
+    """Of several fits, the one whose owners are known to agree (``user`` among what it
+    matched) when it is the only such one; else None (ownership does not decide).
+
+    >>> _owned([("a", ("job_id", "user"), {}), ("b", ("job_id",), {})])[0]
+    'a'
+    >>> _owned([("a", ("job_id",), {}), ("b", ("job_id",), {})]) is None
+    True
+    """
+    owned = [f for f in found if "user" in f[1]]
+    return owned[0] if len(owned) == 1 else None
 
 
 def _narrow(found: list[tuple]) -> list[tuple]:

@@ -66,28 +66,97 @@ def is_url(text: str) -> bool:
     return "://" in text and not Path(text).exists()
 
 
+def shown(path: str | os.PathLike) -> str:
+    r"""A path as text a terminal, a log and the graph can hold: bytes of a name that are
+    not UTF-8 become ``\xNN``.
+
+    >>> shown("/data/caf" + chr(0xdce9))
+    '/data/caf\\xe9'
+    """
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def _not_utf8(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+        return False
+    except UnicodeEncodeError:
+        return True
+
+
+def _bad_name(path: str, what: str) -> Input:
+    return Input(shown(path), None, False,
+                 f"{what} whose name is not UTF-8: not read (rename it to load it)")
+
+
+def walk(top: Path, source: str = "auto") -> Iterator[Input]:
+    """The inputs under directory ``top``, in sorted order (a directory's files, then its
+    directories, each walked the same way; names starting with ``.`` are left out; links to
+    directories are not followed). Iterative: a tree of any depth is walked. What cannot be
+    read (a directory that may not be listed, a name that is not UTF-8, a path too long) is
+    an input with its ``problem``, so it is reported and counted while the rest is loaded.
+
+    >>> [i.path.rsplit("/", 1)[1] for i in walk(Path(__file__).parent)][:2]
+    ['__init__.py', 'collector.py']
+    """
+    stack = [str(top)]
+    while stack:
+        directory = stack.pop()
+        if _not_utf8(directory):
+            yield _bad_name(directory, "a directory")
+            continue
+        try:
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            yield Input(directory, None, False,
+                        f"a directory that cannot be read ({exc.strerror}): nothing in it read")
+            continue
+        below = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if not entry.is_symlink():
+                    below.append(entry.path)
+                continue
+            if _not_utf8(entry.path):
+                yield _bad_name(entry.path, "a file")
+                continue
+            child = Path(entry.path)
+            problem = unreadable(child)
+            if problem:
+                yield Input(entry.path, None, False, problem)
+                continue
+            try:  # detecting a format reads the file's start
+                fmt = loaders.detect(child, source)
+            except OSError as exc:
+                yield Input(entry.path, None, False, f"unreadable ({exc.strerror}): not read")
+                continue
+            yield Input(entry.path, fmt, False)
+        stack.extend(reversed(below))
+
+
 def expand(paths: Iterable[str | os.PathLike], source: str = "auto") -> Iterator[Input]:
-    """Inputs from files, directories (walked in sorted order) and database URLs."""
+    """Inputs from files, directories (walked in sorted order, :func:`walk`) and database
+    URLs."""
     for raw in paths:
         text = str(raw)
         if is_url(text):
             yield Input(text, loaders.for_url(text, source), True)
             continue
         path = Path(text)
+        if _not_utf8(text):  # reported, and the other paths are loaded
+            yield _bad_name(text, "a path")
+            continue
         if not path.exists():
             raise LineageError(f"{path}: no such file or directory")
         if path.is_dir():
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(files):
-                    if name.startswith("."):
-                        continue
-                    child = Path(root) / name
-                    problem = unreadable(child)
-                    if problem:
-                        yield Input(str(child), None, False, problem)
-                        continue
-                    yield Input(str(child), loaders.detect(child, source), False)
+            yield from walk(path, source)
         else:
             problem = unreadable(path)
             if problem:

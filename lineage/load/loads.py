@@ -26,12 +26,14 @@ import os
 import socket
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from neo4j import Driver
 
 from ..errors import LineageError
 from ..secrets import redact_props
+from . import claims
 
 BATCH_ROWS = 10000
 
@@ -133,10 +135,13 @@ def _count(driver: Driver, database: str | None, prefix: str, keep: str,
 def release(driver: Driver, database: str | None, lid: str, keep: str = "",
             only: str = "") -> dict[str, int]:
     """Take every tag of load ``lid`` off the graph, except ``keep`` (or only the tag
-    ``only``); delete the nodes and relationships no load states any more. Returns how many
-    elements were released and removed."""
+    ``only``); delete the nodes and relationships no load states any more, and recompute
+    from the claims left the elements other loads state too (:mod:`.claims`). Returns how
+    many elements were released and removed."""
     prefix = f"{lid}:"
     nodes_before, edges_before = _count(driver, database, prefix, keep, only)
+    retraction = claims.Retraction(driver, database, prefix, keep, only)
+    retraction.drop()
     with driver.session(database=database) as session:
         # CALL ... IN TRANSACTIONS needs an auto-commit transaction (session.run)
         before = _total(session)
@@ -144,6 +149,7 @@ def release(driver: Driver, database: str | None, lid: str, keep: str = "",
             session.run(statement, prefix=prefix, keep=keep, only=only,
                         batch=BATCH_ROWS).consume()
         after = _total(session)
+    retraction.refold()
     return {"nodes_released": nodes_before, "edges_released": edges_before,
             "nodes_removed": before["nodes"] - after["nodes"],
             "edges_removed": before["edges"] - after["edges"]}
@@ -171,26 +177,73 @@ def changes(driver: Driver, database: str | None, lid: str, tag: str,
 
 
 def find(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
-    """The loads named by a load uid, load id or input path (all formats of that path)."""
+    """The loads named by a load uid or id, or by an input's path (every format of that
+    path): a path is resolved as the load stored it (absolute, links followed), and a name
+    no load's path is (a file named from another directory) names the loads whose paths end
+    in it (unloaded ones aside). Raises :class:`LineageError` when that name ends the paths of two inputs."""
     records, _, _ = driver.execute_query(
-        "MATCH (l:Load) WHERE l.uid = $key OR l.id = $key OR l.path = $key "
+        "MATCH (l:Load) WHERE l.uid = $key OR l.id = $key OR l.path = $key OR l.path = $path "
         "RETURN l.uid AS uid, l.id AS id, l.path AS path, l.format AS format, "
-        "l.version AS version, l.status AS status ORDER BY l.uid",
-        key=load_or_path, database_=database, routing_="r")
-    return [dict(r) for r in records]
+        "l.version AS version, l.status AS status ORDER BY l.uid", key=load_or_path, path=resolved(load_or_path), database_=database,
+        routing_="r")
+    if records:
+        return [dict(r) for r in records]
+    name = load_or_path.removeprefix("./").rstrip("/")
+    records, _, _ = driver.execute_query(
+        "MATCH (l:Load) WHERE l.path ENDS WITH $tail AND coalesce(l.status, '') <> 'unloaded' "
+        "RETURN l.uid AS uid, l.id AS id, l.path AS path, l.format AS format, "
+        "l.version AS version, l.status AS status ORDER BY l.uid", tail=f"/{name}",
+        database_=database, routing_="r")
+    found = [dict(r) for r in records]
+    paths = sorted({row["path"] for row in found})
+    if len(paths) > 1:
+        listed = "; ".join(f"{row['path']} ({row['format']}, {row['status']}, load {row['id']})"
+                           for row in sorted(found, key=lambda r: (r["path"], r["uid"])))
+        raise LineageError(f"{load_or_path!r} names {len(paths)} inputs: {listed}. Name one "
+                           "by its full path or its load id")
+    return found
+
+
+def resolved(path: str) -> str:
+    """A path as loads store it (absolute, links followed; it need not exist any more); a
+    URL or a load uid as it is.
+
+    >>> resolved("/tmp/../tmp/x.bp"), resolved("postgresql://db/swift")
+    ('/tmp/x.bp', 'postgresql://db/swift')
+    """
+    if "://" in path or path.startswith("load:"):
+        return path
+    return str(Path(path).resolve())
 
 
 def begin_write(driver: Driver, database: str | None, lid: str, tag: str, path: str,
                 format_name: str) -> None:
     """Mark load ``lid`` of input ``path`` as being written (version ``tag``, by this host
     and process): ``reset`` and ``unload`` refuse while the mark stands and its process
-    lives."""
-    driver.execute_query(
-        "MERGE (l:Load {uid: $uid}) SET l.id = $id, l.path = $path, l.format = $format, "
-        "l.writing = $tag, l.writing_since = $now, l.writer = $writer",
-        uid=load_uid(lid), id=lid, path=redact_props({"path": path})["path"],
-        format=format_name, tag=tag, now=time.time(),
-        writer=this_writer(), database_=database)
+    lives. Raises :class:`BusyError` (nothing marked) while an unload is taking facts off
+    the graph: a load written meanwhile could lose nodes the unload deletes."""
+    def mark_unless_unloading(tx) -> list[dict]:
+        unloading = [dict(r) for r in tx.run(_UNLOADING)]
+        busy = [u for u in unloading if _alive(u["writer"])]
+        if not busy:
+            tx.run("MERGE (l:Load {uid: $uid}) SET l.id = $id, l.path = $path, "
+                   "l.format = $format, l.writing = $tag, l.writing_since = $now, "
+                   "l.writer = $writer",
+                   uid=load_uid(lid), id=lid, path=redact_props({"path": path})["path"],
+                   format=format_name, tag=tag, now=time.time(),
+                   writer=this_writer()).consume()
+        return busy
+
+    with driver.session(database=database) as session:
+        busy = session.execute_write(mark_unless_unloading)
+    if busy:
+        raise BusyError(f"cannot load {path} while {_names(busy)} is being unloaded: load it "
+                        "again when the unload has finished (nothing of it was written)")
+
+
+_UNLOADING = ("MATCH (l:Load) WHERE l.unloading IS NOT NULL "
+              "RETURN l.path AS path, l.format AS format, l.unloading AS writer, "
+              "l.unloading_since AS since ORDER BY l.unloading_since")
 
 
 def end_write(driver: Driver, database: str | None, lid: str, tag: str,
@@ -268,32 +321,48 @@ class BusyError(LineageError):
     """A reset or unload refused because a load is writing."""
 
 
+def _names(busy: list[dict]) -> str:
+    """The loads of :func:`being_written` (or being unloaded), for a message.
+
+    >>> _names([{"path": "/d/a.bp", "format": "pegasus-bp", "writer": "h:1", "since": 0}])
+    '/d/a.bp (pegasus-bp, by process h:1 since 1970-01-01T00:00:00Z)'
+    """
+    return "; ".join(f"{b['path']} ({b['format']}, by process {b['writer']} since "
+                     f"{_utc(b['since'])})" for b in busy)
+
+
 def refuse_if_written(driver: Driver, database: str | None, action: str,
                       lid: str | None = None) -> None:
     """Raise :class:`BusyError` naming each load being written now."""
     busy = being_written(driver, database, lid)
     if busy:
-        names = "; ".join(f"{b['path']} ({b['format']}, by process {b['writer']} since "
-                          f"{_utc(b['since'])})" for b in busy)
-        raise BusyError(f"cannot {action} while a load is writing: {names}. Wait for it to "
+        raise BusyError(f"cannot {action} while a load is writing: {_names(busy)}. Wait for "
+                        "it to "
                         "finish, or stop it first; --force interrupts it (the load then "
                         "removes what it wrote and fails)")
 
 
 def unload(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
-    """Remove what only the named load(s) stated; each ``:Load`` keeps its history with
-    status ``unloaded``. Raises :class:`LineageError` when nothing matches."""
+    """Remove what only the named load(s) stated, and take back their claims on what other
+    loads state too; each ``:Load`` keeps its history with status ``unloaded``. Raises
+    :class:`LineageError` when nothing matches, :class:`BusyError` while any load is
+    writing (a load writing an overlapping input could lose nodes the unload deletes);
+    loads that begin meanwhile are refused (:func:`begin_write`)."""
     found = find(driver, database, load_or_path)
     if not found:
         raise LineageError(f"no load {load_or_path!r} in the graph "
                            "(see `lineage stats` for the loads and their paths)")
-    for entry in found:
-        refuse_if_written(driver, database, f"unload {entry['path']}",
-                          entry["id"] or entry["uid"].removeprefix("load:"))
     out = []
     for entry in found:
         lid = entry["id"] or entry["uid"].removeprefix("load:")
-        removed = release(driver, database, lid)
+        mark(driver, database, lid, {"unloading": this_writer(),
+                                     "unloading_since": time.time()})
+        try:
+            refuse_if_written(driver, database, f"unload {entry['path']}")
+            removed = release(driver, database, lid)
+        finally:
+            driver.execute_query("MATCH (l:Load {uid: $uid}) REMOVE l.unloading, "
+                                 "l.unloading_since", uid=load_uid(lid), database_=database)
         mark(driver, database, lid, {"status": "unloaded", "unloaded_at": time.time(),
                                      "changes": json.dumps(removed, sort_keys=True)})
         out.append({**entry, **removed, "status": "unloaded"})

@@ -24,17 +24,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from neo4j.exceptions import DriverError, Neo4jError
+
 from .. import model
-from ..errors import InputsFailed, LineageError, LoadInterrupted, ParseError, WholeInputError
+from ..errors import (InputsFailed, LineageError, LoadInterrupted, ParseError, WholeInputError,
+                      WriteFailed)
 from ..model.records import as_json
 from ..redact import redact_url
 from ..sources import registry as loaders
 from ..sources.base import LoadReport
 from ..sources.options import LoadOptions
-from . import loads, reader_process
+from . import claims, loads, reader_process
 from .collector import fewer_collections
 from .early_nodes import EarlyNodes, EarlyWriteFailed
-from .inputs import Input, expand, identity, is_url, sha256_of
+from .inputs import Input, expand, identity, is_url, sha256_of, shown
 from .spool import Spool
 from .writer import (Writer, WriteStats, agreement_conflicts, ensure_schema,
                      identity_conflicts)
@@ -62,6 +65,8 @@ class LoadResult:
     seconds: float = 0.0
     error: str | None = None
     changes: dict = field(default_factory=dict)
+    #: what names the input in the graph (``:Load.path``): its absolute path, or its URL
+    input: str | None = None
 
     def as_dict(self) -> dict:
         return {
@@ -79,6 +84,7 @@ class LoadResult:
             "skipped": self.report.get("skipped", {}),
             "unknown": self.report.get("unknown", {}),
             "warnings": self.report.get("warnings", []),
+            "warning_count": self.report.get("warning_count", 0),
             "seconds": round(self.seconds, 3),
             "error": self.error,
             "changes": self.changes,
@@ -144,7 +150,8 @@ def load_props(result: LoadResult, started: float) -> dict:
     """The properties of an input's ``:Load`` node after an attempt that began at
     ``started`` (epoch seconds)."""
     return {
-        "source": result.source, "format": result.format, "path": result.path,
+        "source": result.source, "format": result.format,
+        "path": result.input or result.path,
         "status": result.status, "last_attempt": result.status, "started_at": started,
         "finished_at": time.time(), "seconds": round(result.seconds, 3),
         "node_records": sum(result.nodes.values()),
@@ -169,6 +176,8 @@ def first_result(item: Input) -> LoadResult:
                         fmt.source if fmt else None, "unrecognised")
     if item.problem:
         result.status, result.error = "unreadable", item.problem
+    elif fmt is not None:
+        result.input = identity(item)
     return result
 
 
@@ -210,7 +219,7 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
     early = None
     if overlapping(item, options, before) and not fmt.agree:  # agree: checked before writing
         early = EarlyNodes(writer, tag, lambda: loads.begin_write(
-            driver, database, lid, tag, result.path, result.format))
+            driver, database, lid, tag, result.input, result.format))
     try:
         spool = parse_to_spool(item, report, Spool(early=early))
     except BaseException as exc:
@@ -299,11 +308,14 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Sp
         if agree is not None:
             return _conflicts(writer, spool, lid, report, agree)
         found = _duplicates(writer, spool, lid, report)
-        return found, found
+        only = _only_of(spool, found)
+        if only:
+            report.extra["nodes_only_of_duplicates"] = len(only)
+        return found | only, found
 
     if not began:
         duplicates, cut_off = refused()
-        loads.begin_write(driver, database, lid, tag, result.path, result.format)
+        loads.begin_write(driver, database, lid, tag, result.input, result.format)
     try:
         if began:
             assert early is not None
@@ -315,6 +327,8 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Sp
         result.write.add(writer.write_edges(
             (e for e in spool.iter_edges()
              if e.start not in cut_off and e.end not in cut_off), tag))
+        _report_conflicts(driver, database, tag, report)
+        result.report = report.summary()
         released = loads.release(driver, database, lid, keep=tag)
         result.changes = loads.changes(driver, database, lid, tag, released)
         result.status = "loaded"
@@ -342,8 +356,11 @@ def _abandon(driver, database, lid: str, tag: str, before: "loads.Previous",
         raised = LoadInterrupted(_interrupted(result.path))
     if isinstance(raised, LoadInterrupted):  # the graph no longer holds earlier versions
         before = loads.Previous()
+    if isinstance(raised, Neo4jError):  # the server's refusal, said as this load's failure
+        raised = WriteFailed(f"{result.path}: write failed: {raised.message or raised} "
+                             f"({raised.code}); what this load wrote was removed again")
     result.status = "failed"
-    result.error = (str(raised) if isinstance(raised, (LoadInterrupted, ParseError))
+    result.error = (str(raised) if isinstance(raised, (LoadInterrupted, ParseError, WriteFailed))
                     else f"write failed: {raised}")
     try:  # retract what this version wrote, so no partial input stays in the graph
         loads.release(driver, database, lid, only=tag)
@@ -380,6 +397,49 @@ def _duplicates(writer: Writer, spool: Spool, lid: str, report: LoadReport) -> s
     if found:
         report.extra["duplicate_uids_of_other_inputs"] = len(found)
     return set(found)
+
+
+def _report_conflicts(driver, database, tag: str, report: LoadReport) -> None:
+    """Warn of the values this version states otherwise than another load (the newest load
+    wins: :mod:`.claims`), and count the elements."""
+    found = claims.conflicts(driver, database, tag)
+    if not found:
+        return
+    for line in claims.describe(found[:20]):
+        report.warn(f"{report.path}: {line}")
+    report.extra["conflicting_claims"] = len({row["of"] for row in found})
+
+
+def _only_of(spool: Spool, refused: set[str]) -> set[str]:
+    """The nodes of ``spool`` that hang off refused nodes only (the user, host, program and
+    build of a duplicate XALT record): not written either, so a refused record leaves nothing
+    of itself in the graph. With the refused nodes taken out, the input's nodes fall into
+    connected parts; a part that touched a refused node and holds no run of its own (a
+    kind declared ``run``) goes with it. Memory holds the input's uids (only when a node was
+    refused)."""
+    if not refused:
+        return set()
+    parent: dict[str, str] = {}
+
+    def root(uid: str) -> str:
+        parent.setdefault(uid, uid)
+        while parent[uid] != uid:
+            parent[uid] = parent[parent[uid]]
+            uid = parent[uid]
+        return uid
+
+    touched: set[str] = set()
+    for edge in spool.iter_edges():
+        ends = [u for u in (edge.start, edge.end) if u not in refused]
+        if len(ends) == 2:
+            parent[root(ends[0])] = root(ends[1])
+        elif len(ends) == 1:
+            touched.add(ends[0])
+    anchored = {root(n.uid) for n in spool.iter_nodes()
+                if n.uid not in refused and n.kind.run}
+    gone = {root(uid) for uid in touched} - anchored
+    return {uid for uid in list(parent) if root(uid) in gone} | {
+        uid for uid in touched if root(uid) in gone}
 
 
 def _conflicts(writer: Writer, spool: Spool, lid: str, report: LoadReport,
@@ -458,7 +518,23 @@ def each_input(paths: Iterable[str | os.PathLike], source: str,
             progress("start", {"path": item.path,
                                "format": item.format.name if item.format else None})
         try:
-            result, done = load_one(item)
+            try:
+                result, done = load_one(item)
+            except (LineageError, Neo4jError, DriverError, MemoryError):
+                raise  # a parse error (below), the server, the graph: not this input's alone
+            except OSError as exc:  # it could not be read: reported, the others are loaded
+                if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                    raise
+                result, done = first_result(item), {}
+                result.status = "unreadable"
+                result.error = f"cannot be read ({exc.strerror or exc}): not loaded"
+            except Exception as exc:  # a reader failed on it: this input fails, not the load
+                error = WholeInputError(redact_url(shown(item.path)), None,
+                                        "an input its reader can read",
+                                        f"{type(exc).__name__}: {shown(str(exc))[:300]}")
+                error.result = first_result(item)
+                error.result.status, error.result.error = "failed", str(error)
+                raise error from exc
         except ParseError as exc:
             if fail_fast or not hasattr(exc, "result"):
                 raise

@@ -4,8 +4,8 @@ only. Node labels travel as a parameter (``SET n:$($labels)``, so the ``MERGE`` 
 type in ``MERGE`` would scan every relationship). No value from input is ever spliced in;
 names come from the model and are checked to be identifiers.
 
->>> sorted(EDGE_STATEMENTS)[:2]
-['CALLED_BY', 'EXECUTES']
+>>> "MERGE (a)-[r:USED]->(b)" in EDGE_STATEMENTS["USED"]
+True
 >>> "MERGE (n:Lineage {uid: row.uid})" in NODE_STATEMENT
 True
 """

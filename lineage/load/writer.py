@@ -11,6 +11,7 @@ path) and else by uid.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -19,6 +20,7 @@ from neo4j.exceptions import ConstraintError
 
 from .. import model
 from ..model.records import Edge, Node
+from .claims import EDGE_CLAIMS, FIXED_LABELS, LABEL_ORDER, NODE_CLAIMS
 from .node_ids import ID_EDGE_STATEMENTS, NODE_IDS_LIMIT, NodeIds, ends
 from .statements import (EDGE_RESET_STATEMENTS, EDGE_STATEMENTS, IDENTITY_STATEMENT,
                          KEYED_EDGE_STATEMENTS, NODE_CREATE_STATEMENT, NODE_RESET_STATEMENT,
@@ -106,13 +108,20 @@ def ensure_schema(driver: Driver, database: str | None = None) -> None:
 
 
 def _write_nodes(tx: ManagedTransaction, groups: dict[tuple[tuple[str, ...], bool], list[dict]],
-                 tag: str | None) -> tuple[list[str], list[str]]:
+                 tag: str | None, at: float = 0.0) -> tuple[list[str], list[str]]:
     """One batch: ``groups`` maps (labels, known new) to rows ``{uid, props}``; returns the
-    uids written and their nodes' element ids, in the same order."""
+    uids written and their nodes' element ids, in the same order. Rows of nodes another
+    load states too record this version's claim first (written at ``at``)."""
     prefix = _prefix(tag)
     if _reload(tag):
         for rows in groups.values():
             tx.run(NODE_RESET_STATEMENT, rows=rows, tag=tag, prefix=prefix).consume()
+    if tag is not None:
+        for (labels, new), rows in groups.items():
+            if not new:
+                tx.run(NODE_CLAIMS, rows=rows, labels=list(labels[1:]), tag=tag,
+                       prefix=prefix, at=at, fixed=FIXED_LABELS,
+                       order=LABEL_ORDER).consume()
     loads = [tag] if tag is not None else None
     uids: list[str] = []
     ids: list[str] = []
@@ -130,14 +139,20 @@ def _write_nodes(tx: ManagedTransaction, groups: dict[tuple[tuple[str, ...], boo
 
 
 def _write_edges(tx: ManagedTransaction, groups: dict[tuple[str, bool, bool], list[dict]],
-                 tag: str | None) -> int:
+                 tag: str | None, at: float | None = None) -> int:
     """One batch: ``groups`` maps (type, keyed, ends by id) to rows; returns the records of
-    the rows written (rows whose ends were found)."""
+    the rows written (rows whose ends were found). With ``at`` (the version's time), the
+    rows of relationships another load states too record this version's claim first."""
     written = 0
     prefix = _prefix(tag)
     if _reload(tag):
         for (rel, keyed, _), rows in groups.items():
             tx.run(EDGE_RESET_STATEMENTS[rel, keyed], rows=rows, tag=tag, prefix=prefix).consume()
+    if tag is not None and at is not None:
+        for (rel, keyed, _), rows in groups.items():
+            if (rel, keyed) in EDGE_CLAIMS:
+                tx.run(EDGE_CLAIMS[rel, keyed], rows=rows, rel=rel, tag=tag, prefix=prefix,
+                       at=at).consume()
     for (rel, keyed, by_id), rows in groups.items():
         by_uid = (KEYED_EDGE_STATEMENTS if keyed else EDGE_STATEMENTS)[rel]
         if by_id:
@@ -231,6 +246,16 @@ class Writer:
         self.edge_batch_size = batch_size or EDGE_BATCH_ROWS
         self.fold_edges = fold_edges
         self.ids = NodeIds(node_ids) if node_ids > 0 else None
+        #: per load tag: when its version was first written (orders claims: newest wins)
+        self.written_at: dict[str, float] = {}
+        #: tags whose first nodes went into a graph holding no other node: their elements
+        #: are theirs alone, their relationships need no claims
+        self.alone: set[str] = set()
+
+    def _at(self, tag: str | None) -> float:
+        if tag is None:
+            return 0.0
+        return self.written_at.setdefault(tag, time.time())
 
     def _session(self):
         return self.driver.session(database=self.database)
@@ -255,6 +280,9 @@ class Writer:
         size = 0
         with self._session() as session:
             fresh = self._graph_is_empty(session)
+            if tag is not None and tag not in self.written_at and fresh:
+                self.alone.add(tag)
+            at = self._at(tag)
             written: set[int] = set()  # hashes of uids written (a collision only means MERGE)
 
             def flush() -> None:
@@ -264,15 +292,16 @@ class Writer:
                     new = fresh and hash(uid) not in written
                     groups.setdefault((labels, new), []).append({"uid": uid, "props": props})
                 try:
-                    uids, ids = session.execute_write(_write_nodes, groups, tag)
+                    uids, ids = session.execute_write(_write_nodes, groups, tag, at)
                 except ConstraintError:
                     if not fresh:
                         raise
                     fresh = False  # another writer got there first: MERGE from now on
+                    self.alone.discard(tag)
                     merged: dict[tuple[tuple[str, ...], bool], list[dict]] = {}
                     for (labels, _), rows in groups.items():
                         merged.setdefault((labels, False), []).extend(rows)
-                    uids, ids = session.execute_write(_write_nodes, merged, tag)
+                    uids, ids = session.execute_write(_write_nodes, merged, tag, at)
                 if self.ids is not None:
                     self.ids.remember(uids, ids)
                 if fresh:
@@ -314,8 +343,10 @@ class Writer:
         records = size = 0
         fold = self.fold_edges
 
+        at = None if tag is None or tag in self.alone else self._at(tag)
+
         def flush(session) -> None:
-            send_edge_batch(session, groups, batch, records, tag, stats)
+            send_edge_batch(session, groups, batch, records, tag, stats, at)
 
         with self._session() as session:
             for edge in edges:
@@ -347,14 +378,15 @@ class Writer:
 
 
 def send_edge_batch(session, groups: dict[tuple[str, bool, bool], list[dict]], batch: dict,
-                    records: int, tag: str | None, stats: WriteStats) -> None:
+                    records: int, tag: str | None, stats: WriteStats,
+                    at: float | None = None) -> None:
     """Write one batch of edge rows (``groups`` by type, keyedness and whether their ends
     are found by id, ``batch`` the same rows by identity, ``records`` the edge records they
     fold) in one transaction, ordered by end node; add to ``stats``, with examples of edges
-    whose ends were missing."""
+    whose ends were missing; ``at``: claims are recorded (see :func:`_write_edges`)."""
     for rows in groups.values():
         rows.sort(key=_ends)
-    written = session.execute_write(_write_edges, groups, tag)
+    written = session.execute_write(_write_edges, groups, tag, at)
     stats.edge_rows += records
     stats.edges_written += written
     if written < records:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .common import HOST, LOAD_PROPS, USER
-from .core import (BASE_LABEL, FAILED_LABEL, LOAD_LABEL, MAX_INDEXED_BYTES, MAX_UID_CHARS,
+from .core import (BASE_LABEL, CLAIM_LABEL, FAILED_LABEL, LOAD_LABEL, MAX_INDEXED_BYTES, MAX_UID_CHARS,
                    RUN_LABEL, NodeKind, Relation, RelType, Role, bounded_uid, escape_part)
 from .fast import remembering_uid
 from .types import ModelError
@@ -42,7 +42,7 @@ from . import links as _links
 from . import prov as _prov
 
 __all__ = [
-    "BASE_LABEL", "RUN_LABEL", "LOAD_LABEL", "FAILED_LABEL", "Role", "NodeKind", "RelType",
+    "BASE_LABEL", "RUN_LABEL", "LOAD_LABEL", "CLAIM_LABEL", "FAILED_LABEL", "Role", "NodeKind", "RelType",
     "Relation", "ModelError", "HOST", "USER", "STATUSES", "FAILED_STATUSES",
     "PROBLEM_STATUSES", "OTHER_STATUS_COLOUR", "LOAD_PROPS",
     "USED", "WAS_GENERATED_BY", "WAS_INFORMED_BY", "WAS_DERIVED_FROM", "HAD_MEMBER",
@@ -89,7 +89,7 @@ if len(_BY_PREFIX) != len(NODE_KINDS):
 #: Labels that are not kinds: the shared label, the PROV roles, Run, and extra labels.
 ROLE_LABELS = (BASE_LABEL, *(r.value for r in Role), RUN_LABEL)
 ALL_LABELS = frozenset(
-    {LOAD_LABEL, FAILED_LABEL, *ROLE_LABELS, *NODE_KINDS}
+    {LOAD_LABEL, CLAIM_LABEL, FAILED_LABEL, *ROLE_LABELS, *NODE_KINDS}
     | {x for k in NODE_KINDS.values() for x in k.extra_labels}
 )
 
@@ -144,5 +144,6 @@ def schema() -> Schema:
         (f"{k.label.lower()}_{prop}", k.label, prop)
         for k in NODE_KINDS.values()
         for prop in k.indexed
-    ) + (("load_path", LOAD_LABEL, "path"), ("lineage_status", BASE_LABEL, "status"))
+    ) + (("load_path", LOAD_LABEL, "path"), ("lineage_status", BASE_LABEL, "status"),
+         ("claim_of", CLAIM_LABEL, "claim_of"), ("claim_tag", CLAIM_LABEL, "claim_tag"))
     return Schema(unique=unique, ranges=ranges)

@@ -28,13 +28,16 @@ from typing import Any, Mapping
 from . import fast
 from .types import TYPES, ModelError, checked_value
 
-__all__ = ["BASE_LABEL", "RUN_LABEL", "LOAD_LABEL", "FAILED_LABEL", "MAX_UID_CHARS",
+__all__ = ["BASE_LABEL", "RUN_LABEL", "LOAD_LABEL", "CLAIM_LABEL", "FAILED_LABEL", "MAX_UID_CHARS",
            "MAX_INDEXED_BYTES", "COMMON_PROPS", "Role", "ModelError", "NodeKind", "RelType",
            "Relation", "escape_part", "bounded_uid", "TYPES"]
 
 BASE_LABEL = "Lineage"
 RUN_LABEL = "Run"
 LOAD_LABEL = "Load"  # bookkeeping of loads; deliberately not :Lineage (not provenance data)
+#: What each load stated of an element more than one load states (:mod:`lineage.load.claims`);
+#: bookkeeping too, not :Lineage
+CLAIM_LABEL = "Claim"
 #: On every node whose ``status`` counts as failed (:data:`.status.FAILED_STATUSES`), kept
 #: true after each load and unload (:mod:`lineage.load.status_labels`): Neo4j Browser styles nodes
 #: by label only.

@@ -13,6 +13,8 @@ lockout after wrong passwords, which another local user could trip to lock the o
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -111,6 +113,17 @@ class ServerPaths:
         """Present while a bulk load holds the server stopped (see BackgroundStop)."""
         return self.root / "bulk-import.json"
 
+    @property
+    def bulk_lock(self) -> Path:
+        """Locked (``flock``) by the one bulk load of this server (see :func:`bulk_lock`)."""
+        return self.root / "bulk.lock"
+
+    @property
+    def bulk_state(self) -> Path:
+        """A bulk load's step, from its start until its last :Load record is written: left
+        behind, it says the load was interrupted (see :func:`interrupted_bulk`)."""
+        return self.root / "bulk-state.json"
+
 
 def lib_dir() -> Path:
     return cache_dir() / f"neo4j-{NEO4J_VERSION}" / "lib"
@@ -130,10 +143,21 @@ def _java_major(java: str) -> int | None:
 
 
 def find_java() -> str:
-    """A Java 17 or 21 executable: ``$LINEAGE_JAVA``, ``$JAVA_HOME``, /usr/lib/jvm, PATH."""
+    """A Java 17 or 21 executable: ``$LINEAGE_JAVA`` when set (that one only: one that is
+    missing or not Java 17 or 21 is an error naming it, never passed over), else
+    ``$JAVA_HOME``, /usr/lib/jvm, PATH."""
+    chosen = os.environ.get("LINEAGE_JAVA")
+    if chosen:
+        if not Path(chosen).exists():
+            raise ServerError(f"LINEAGE_JAVA={chosen}: no such file (expected the bin/java "
+                              "of a Java 17 or 21)")
+        major = _java_major(chosen)
+        if major not in SUPPORTED_JAVA:
+            said = f"it says Java {major}" if major else "it did not report a Java version"
+            raise ServerError(f"LINEAGE_JAVA={chosen}: {said}; Neo4j {NEO4J_VERSION} needs "
+                              "Java 17 or 21 (unset LINEAGE_JAVA to look for one)")
+        return chosen
     candidates: list[str] = []
-    if os.environ.get("LINEAGE_JAVA"):
-        candidates.append(os.environ["LINEAGE_JAVA"])
     if os.environ.get("JAVA_HOME"):
         candidates.append(str(Path(os.environ["JAVA_HOME"]) / "bin" / "java"))
     for jvm_root in (Path("/usr/lib/jvm"), Path("/usr/java"), Path("/opt/java")):
@@ -448,6 +472,7 @@ def status(state: Path | None = None) -> dict:
         "password_file": str(paths.password_file),
         "state_dir": str(paths.root),
         "log": str(paths.logs_dir / "neo4j.log"),
+        "interrupted_bulk_load": interrupted_bulk(paths),
     }
 
 
@@ -537,7 +562,13 @@ def _launch(java: str, lib: Path, paths: ServerPaths, bolt: int, http: int,
         {"pid": proc.pid, "bolt_port": bolt, "http_port": http, "version": NEO4J_VERSION}
     ))
     import neo4j  # noqa: F401 - the driver's import (0.2-0.5 s) while the JVM boots
+    debug_log = paths.logs_dir / "debug.log"
+    debug_offset = debug_log.stat().st_size if debug_log.exists() else 0
     while time.monotonic() < deadline:
+        failed = recovery_failure(_since(debug_log, debug_offset))
+        if failed:
+            _terminate(proc.pid)
+            raise ServerError(_cannot_recover(paths, failed))
         if proc.poll() is not None:
             told = _since(user_log, offset) + _since(paths.console_log, 0)[-20000:]
             if "already in use" in told or "BindException" in told:
@@ -551,8 +582,43 @@ def _launch(java: str, lib: Path, paths: ServerPaths, bolt: int, http: int,
             return True
         time.sleep(0.2)
     _terminate(proc.pid)
+    failed = recovery_failure(_since(debug_log, debug_offset))
+    if failed:
+        raise ServerError(_cannot_recover(paths, failed))
     raise ServerError(f"Neo4j did not start within the time allowed "
                       f"(LINEAGE_NEO4J_START_TIMEOUT):\n{_tail(paths)}")
+
+
+#: What Neo4j's debug.log says when a database cannot recover (a line naming recovery and
+#: an error: "recovery not possible", missing transaction logs, no check point...)
+_RECOVERY = re.compile(r"(?i)^(?=.*recover)(?=.*(?:not possible|fail|missing|no check ?point|"
+                       r"unable|exception|corrupt|error)).*$", re.MULTILINE)
+
+
+def recovery_failure(debug_log: str) -> str | None:
+    """The first line of Neo4j's ``debug.log`` text saying a database cannot recover, else
+    None (a recovery that completes is no failure).
+
+    >>> recovery_failure("INFO Recovery completed. 3 transactions") is None
+    True
+    >>> recovery_failure("ERROR [o.n.k.d.Database] Caused by: java.lang.RuntimeException: "
+    ...                  "Transaction logs are missing and recovery is not possible.")[:5]
+    'ERROR'
+    """
+    for match in _RECOVERY.finditer(debug_log):
+        line = match.group(0).strip()
+        if re.search(r"(?i)recovery (?:completed|required|started)|no recovery", line):
+            continue
+        return line[:500]
+    return None
+
+
+def _cannot_recover(paths: ServerPaths, line: str) -> str:
+    return (f"Neo4j cannot recover its database in {paths.data_dir} (its store or "
+            "transaction logs are damaged: a crash or a full disk during a write, or files "
+            f"removed); Neo4j's {paths.logs_dir / 'debug.log'} says:\n  {line}\n"
+            "restore a copy of that directory, or remove it to start afresh (its graph is "
+            "lost), then load again")
 
 
 def _since(path: Path, offset: int) -> str:
@@ -646,6 +712,85 @@ def bulk_holder(paths: ServerPaths) -> int | None:
         return None
     pid = mark.get("pid")
     return pid if isinstance(pid, int) and _alive(pid) else None
+
+
+class BulkBusy(ServerError):
+    """Another bulk load holds this server's lock."""
+
+
+@contextlib.contextmanager
+def bulk_lock(paths: ServerPaths):
+    """Hold the one lock of bulk loads into this server for the ``with`` block (a second
+    bulk load at once is :class:`BulkBusy`, naming the first's pid; the lock goes with its
+    process, however it ends).
+
+    >>> import tempfile
+    >>> paths = ServerPaths(Path(tempfile.mkdtemp()))
+    >>> with bulk_lock(paths):
+    ...     with bulk_lock(paths):
+    ...         pass
+    Traceback (most recent call last):
+    ...
+    lineage.server.BulkBusy: another `lineage load --bulk` (pid ...) is importing ...
+    """
+    _make_private_dir(paths.root)
+    fd = os.open(paths.bulk_lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "?"
+            raise BulkBusy(f"another `lineage load --bulk` (pid {holder}) is importing into "
+                           f"the managed server in {paths.root}: wait until it ends, then "
+                           "load again (a second bulk load at once would replace its "
+                           "database)") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # and with it the lock
+
+
+def record_bulk_step(paths: ServerPaths, step: str) -> None:
+    """Note the step a bulk load is at (:attr:`ServerPaths.bulk_state`)."""
+    write_private(paths.bulk_state, json.dumps(
+        {"pid": os.getpid(), "host": socket.gethostname(), "step": step, "at": time.time()}))
+
+
+def bulk_step(paths: ServerPaths) -> str | None:
+    """The step a bulk load recorded last (None when none is recorded)."""
+    try:
+        return json.loads(paths.bulk_state.read_text()).get("step")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def interrupted_bulk(paths: ServerPaths) -> str | None:
+    """What to tell of a bulk load that ended before its last step (its process is gone and
+    its state file is left), with the way to recover; None when there is none.
+
+    >>> interrupted_bulk(ServerPaths(Path("/nonexistent/neo4j"))) is None
+    True
+    """
+    try:
+        state = json.loads(paths.bulk_state.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(state, dict):
+        return None
+    pid = state.get("pid")
+    if state.get("host") == socket.gethostname() and isinstance(pid, int) and _alive(pid):
+        return None  # still running
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(state.get("at") or 0))
+    return (f"a bulk load (pid {pid}) was interrupted while {state.get('step', '?')} "
+            f"(at {when}): the database may hold imported data without its :Load records, "
+            "constraints and indexes (unload, reloads and lookups by uid would be wrong); "
+            "recover with `lineage reset --yes` and load again")
+
+
+def clear_bulk_state(paths: ServerPaths) -> None:
+    """The bulk load ended (or the graph it left was reset): no interrupted state."""
+    paths.bulk_state.unlink(missing_ok=True)
 
 
 class BackgroundStop:

@@ -7,7 +7,7 @@ A source is a Python package whose ``__init__.py`` declares ``SOURCE``
 path: a fifth source is one folder, in the package or outside it.
 
 >>> SOURCES
-('pegasus', 'swift', 'chimbuko', 'xalt', 'prov')
+('pegasus', 'swift', 'chimbuko', 'xalt', 'prov', 'rocrate')
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import os
 
 #: The built-in sources' packages, in the order formats are tried when detecting a file.
 BUILT_IN = tuple(f"lineage.sources.{name}"
-                 for name in ("pegasus", "swift", "chimbuko", "xalt", "prov"))
+                 for name in ("pegasus", "swift", "chimbuko", "xalt", "prov", "rocrate"))
 #: The variable naming more source packages (a source kept outside this package).
 EXTRA_PACKAGES = "LINEAGE_SOURCE_PACKAGES"
 

@@ -46,19 +46,24 @@ class LoadOptions:
     bulk_fold_elements: int | None = field(default=2_000_000, compare=False)
     #: seconds a database file may take to answer before its reader gives up on it
     unqlite_probe_seconds: float = field(default=30.0, compare=False)
+    #: a load refuses to begin when the spool's disk (or the managed server's) has fewer
+    #: bytes free than this (lineage.load.disk); ``None``: never checked
+    min_free_bytes: int | None = field(default=256 << 20, compare=False)
     #: each source's options, by name, sorted (``None`` values left out)
     source_options: tuple[tuple[str, Any], ...] = ()
 
     def __init__(self, lenient: bool = False, reader_process_bytes: int | None = 16 << 20,
                  overlap_bytes: int | None = 16 << 20,
                  bulk_fold_elements: int | None = 2_000_000,
-                 unqlite_probe_seconds: float = 30.0, **source_options: Any):
+                 unqlite_probe_seconds: float = 30.0, min_free_bytes: int | None = 256 << 20,
+                 **source_options: Any):
         set_ = object.__setattr__
         set_(self, "lenient", lenient)
         set_(self, "reader_process_bytes", reader_process_bytes)
         set_(self, "overlap_bytes", overlap_bytes)
         set_(self, "bulk_fold_elements", bulk_fold_elements)
         set_(self, "unqlite_probe_seconds", unqlite_probe_seconds)
+        set_(self, "min_free_bytes", min_free_bytes)
         set_(self, "source_options",
              tuple(sorted((k, v) for k, v in source_options.items() if v is not None)))
 
@@ -91,7 +96,7 @@ class LoadOptions:
 
 #: the options every load has (the rest are the sources')
 _FIELDS = ("lenient", "reader_process_bytes", "overlap_bytes", "bulk_fold_elements",
-           "unqlite_probe_seconds")
+           "unqlite_probe_seconds", "min_free_bytes")
 
 
 @lru_cache(maxsize=1)

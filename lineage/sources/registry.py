@@ -1,8 +1,9 @@
 """The registry: every source's declaration (:class:`.source.Source`), collected once, and what
 the generic code asks of them: the input formats (:func:`formats`, :func:`detect`,
 :func:`for_url`), the views (:func:`views`), the load options (:func:`load_options`, from
-:mod:`.options`), the template folders (:func:`template_dirs`) and the writers of the demo
-campaign (:func:`demo_writers`).
+:mod:`.options`), the template folders (:func:`template_dirs`), the writers of the demo
+campaign (:func:`demo_writers`) and the export formats sources write (:func:`export_formats`,
+:func:`export_writer`).
 
 >>> [f.name for f in formats() if f.source == "pegasus"][:1]
 ['pegasus-bp']
@@ -10,6 +11,10 @@ campaign (:func:`demo_writers`).
 ['Execution', 'Job']
 >>> [source for source, _ in demo_writers()]
 ['pegasus', 'swift', 'chimbuko', 'xalt']
+>>> export_formats()
+('prov-json', 'prov-n')
+>>> export_writer("prov-n").__name__
+'write_prov_n'
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from .source import Source, Views
 
 __all__ = ["Format", "LoadReport", "DemoFiles", "formats", "detect", "for_url",
            "demo_writers", "SOURCES", "HEAD_BYTES", "sources", "views", "options",
-           "load_options", "template_dirs"]
+           "load_options", "template_dirs", "export_formats", "export_writer"]
 
 HEAD_BYTES = 64 * 1024
 
@@ -91,6 +96,28 @@ def demo_writers() -> list[tuple[str, Callable[..., DemoFiles]]]:
     :class:`DemoFiles`."""
     return [(name, importlib.import_module(source.module(source.demo)).write)
             for name, source in sources().items() if source.demo]
+
+
+def export_formats() -> tuple[str, ...]:
+    """The export formats the sources write (``Source.exports``), in source order; reads
+    the declarations only (the command line lists them without importing a writer)."""
+    out: dict[str, str] = {}
+    for name, source in sources().items():
+        for fmt in source.exports:
+            if fmt in out:
+                raise ValueError(f"{name}: export format {fmt!r} is written by {out[fmt]} too")
+            out[fmt] = name
+    return tuple(out)
+
+
+def export_writer(fmt: str) -> Callable[..., Any]:
+    """The writer of export format ``fmt``: ``write(nodes, edges, path, roots)``."""
+    for source in sources().values():
+        if fmt in source.exports:
+            module, function = source.export_target(fmt)
+            return getattr(importlib.import_module(module), function)
+    raise ValueError(f"no source writes export format {fmt!r}; expected one of "
+                     f"{', '.join(export_formats())}")
 
 
 def detect(path: Path, source: str = "auto") -> Format | None:

@@ -11,7 +11,9 @@ A source is a folder, ``lineage/sources/<name>/``, holding everything about it:
   an OpenLineage export, the rows it gives ``lineage link``;
 - ``cypher/``: its templates, named ``<name>/<file>`` (``pegasus/failed_jobs``);
 - ``demo.py`` (``demo``): the writer of its files of the demo campaign (``lineage demo``);
-- its load options (:class:`Option`): ``--env`` of XALT, ``--chimbuko-run`` of Chimbuko.
+- its load options (:class:`Option`): ``--env`` of XALT, ``--chimbuko-run`` of Chimbuko;
+- its export formats (``exports``): format name -> ``"module:function"`` of a writer
+  ``write(nodes, edges, path, roots)`` that ``lineage export`` finds through the registry.
 
 Declarations are plain data: importing one imports no reader and no view (the command line
 lists the sources without loading them).
@@ -19,6 +21,8 @@ lists the sources without loading them).
 >>> toy = Source("toy", "a toy source", readers=("lines",), package="toysrc")
 >>> toy.module("lines")
 'toysrc.lines'
+>>> Source("toy", "", exports={"toy-json": "out:write"}, package="toysrc").export_target("toy-json")
+('toysrc.out', 'write')
 >>> Option("colour", "red", "the colour", choices=("red", "blue")).check("green")
 Traceback (most recent call last):
 ...
@@ -117,7 +121,10 @@ class Views:
       own; ``export_through``: relationship types through which such a part's files come;
       ``run_starts``: run kind -> ``start(by_uid, edges, uid)``, seconds since the epoch a
       run began when the run itself records no start (a Chimbuko program: its first rank);
-    - ``link_views``: role of :class:`lineage.linking.rules.Inputs` -> template of its rows.
+    - ``link_views``: role of :class:`lineage.linking.rules.Inputs` -> template of its rows;
+    - ``crate_runs``: run kind -> ``describe(lin, uid)``, the run as a Workflow Run RO-Crate
+      shows it (:class:`~.crate.CrateRun`); ``crate_parts``: kind -> ``describe(lin, uids)``,
+      what linked nodes of that kind add to the crate (:mod:`.crate`).
     """
 
     run_sections: Mapping[str, Sequence[Section]] = field(default_factory=dict)
@@ -137,6 +144,8 @@ class Views:
     run_starts: Mapping[str, Callable[[dict, list, str], float | None]] = field(
         default_factory=dict)
     link_views: Mapping[str, str] = field(default_factory=dict)
+    crate_runs: Mapping[str, Callable[[Any, str], Any]] = field(default_factory=dict)
+    crate_parts: Mapping[str, Callable[[Any, list], list]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -146,7 +155,9 @@ class Source:
     are (a module of the package holding ``VIEWS``, or None). ``package`` is the Python
     package of the folder (default ``lineage.sources.<name>``); ``title`` its name as people
     write it (default: the name capitalised); ``demo`` the module of the package whose
-    ``write(campaign, directory)`` writes its files of the demo campaign (None: it has none)."""
+    ``write(campaign, directory)`` writes its files of the demo campaign (None: it has none).
+    ``exports`` maps the export formats it writes to ``"module:function"`` of the package:
+    ``function(nodes, edges, path, roots)`` writes a subgraph's rows as that format."""
 
     name: str
     doc: str
@@ -156,6 +167,7 @@ class Source:
     views_module: str | None = "views"
     demo: str | None = None
     package: str = ""
+    exports: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
@@ -168,6 +180,11 @@ class Source:
     def module(self, name: str) -> str:
         """The dotted name of a module of the source's package."""
         return f"{self.package}.{name}"
+
+    def export_target(self, fmt: str) -> tuple[str, str]:
+        """The dotted module and the function name of the writer of export format ``fmt``."""
+        module, _, function = self.exports[fmt].partition(":")
+        return self.module(module), function
 
     @cached_property
     def folder(self) -> Path:

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from ..source import Overview, Section, Views
-from . import answers, report
+from . import answers, crate, report
 from .model import FUNCTION_EXECUTION, PROGRAM_RUN, RANK
 
 VIEWS = Views(
@@ -36,4 +36,5 @@ VIEWS = Views(
     differs={PROGRAM_RUN.label: answers.differ},
     run_starts={PROGRAM_RUN.label: answers.first_rank_start},
     link_views={"chimbuko": "chimbuko/link_runs"},
+    crate_parts={PROGRAM_RUN.label: crate.anomalies},
 )

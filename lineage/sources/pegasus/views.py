@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from ..source import Overview, Section, Views
-from . import answers, report
+from . import answers, crate, report
 from .model import JOB, WORKFLOW
 
 VIEWS = Views(
@@ -40,4 +40,5 @@ VIEWS = Views(
     export_children=frozenset({JOB.label}),
     export_through=frozenset({"RUNS_TASK"}),  # a job's files are its task's
     link_views={"attempts": "pegasus/link_attempts", "invocations": "pegasus/link_invocations"},
+    crate_runs={WORKFLOW.label: crate.describe},
 )

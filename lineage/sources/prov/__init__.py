@@ -13,4 +13,6 @@ from ..source import Source
 
 SOURCE = Source("prov", "W3C PROV documents: PROV-JSON, PROV-N, PROV-XML (other tools' and "
                 "lineage export's)", readers=("provjson", "provn", "provxml"),
-                views_module=None, title="PROV")
+                views_module=None, title="PROV",
+                exports={"prov-json": "writers:write_prov_json",
+                         "prov-n": "writers:write_prov_n"})

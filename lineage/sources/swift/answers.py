@@ -36,7 +36,8 @@ def differ(lin, a: dict, b: dict) -> list[dict]:
     parts_a, parts_b = parts(a["uid"], pa.get("run_id")), parts(b["uid"], pb.get("run_id"))
     out = [{"aspect": key, "name": key, "first": pa.get(key), "second": pb.get(key)}
            for key in ("status", "script_hash") if pa.get(key) != pb.get(key)]
-    out += [{"aspect": "call only in one run", "name": name,
+    out += [{"aspect": f"call only in the {'first' if name in parts_a else 'second'} run",
+             "name": name,
              "first": (parts_a.get(name) or {}).get("status"),
              "second": (parts_b.get(name) or {}).get("status")}
             for name in sorted(set(parts_a) ^ set(parts_b))]
@@ -47,7 +48,7 @@ def differ(lin, a: dict, b: dict) -> list[dict]:
         out += [{"aspect": aspect, "name": name, "first": parts_a[name][key],
                  "second": parts_b[name][key]}
                 for name in both if parts_a[name][key] != parts_b[name][key]]
-    timed = [{"aspect": "duration (s)", "name": name, "first": parts_a[name]["duration"],
+    timed = [{"aspect": "duration", "name": name, "first": parts_a[name]["duration"],
               "second": parts_b[name]["duration"]} for name in both
              if parts_a[name]["duration"] != parts_b[name]["duration"]]
     return out + sorted(timed, key=lambda r: -abs((r["second"] or 0) - (r["first"] or 0)))

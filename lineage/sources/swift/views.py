@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from ..source import Section, Views
-from . import answers, report
+from . import answers, crate, report
 from .model import FUNCTION_CALL, SCRIPT_RUN
 
 VIEWS = Views(
@@ -29,4 +29,5 @@ VIEWS = Views(
     linked_runs=frozenset({SCRIPT_RUN.label}),
     export_children=frozenset({FUNCTION_CALL.label}),
     link_views={"swift": "swift/link_app_executions"},
+    crate_runs={SCRIPT_RUN.label: crate.describe},
 )

@@ -48,7 +48,8 @@ def differ(lin, a: dict, b: dict) -> list[dict]:
     changed = [{"aspect": "library sha1 changed at the same path", "name": path,
                 "first": libs_a[path], "second": libs_b[path]}
                for path in sorted(set(libs_a) & set(libs_b)) if libs_a[path] != libs_b[path]]
-    only = [{"aspect": "library only in one run", "name": path, "first": libs_a.get(path),
+    only = [{"aspect": f"library only in the {'first' if path in libs_a else 'second'} run",
+             "name": path, "first": libs_a.get(path),
              "second": libs_b.get(path)} for path in sorted(set(libs_a) ^ set(libs_b))]
     out += changed + only
     # a run known only from its end record has its environment and modules there

@@ -370,22 +370,25 @@ class _Graph:
         return Node(xalt_model.LIBRARY, library_uid(path, sha1), props)
 
     # -------------------------------------------------------- run
-    def _duplicate(self, run_uuid: str, exec_path: str | None, sha1: str | None,
-                   where: str) -> bool:
-        """True for a run record of another program under a run uuid this input already used:
-        XALT keeps the first record of a uuid and counts the others as duplicates (its start
-        and end records, of one program, are one run)."""
-        first = self.report.state.setdefault("xalt_run_programs", {}).setdefault(
-            run_uuid, (exec_path, sha1))
-        differs = ((exec_path and first[0] and exec_path != first[0])
-                   or (sha1 and first[1] and sha1 != first[1]))
-        if differs:
+    def _duplicate(self, run_uuid: str, identity: dict, where: str) -> bool:
+        """True for a run record that differs from the first record of its run uuid in this
+        input on any identity field (:data:`~lineage.sources.xalt.model.RUN_IDENTITY`: user,
+        hosts, job id, program, start) both state: XALT keeps the first record of a uuid and
+        counts the others as duplicates (a run's start and end records agree on all of them).
+        """
+        first = self.report.state.setdefault("xalt_run_identities", {}).setdefault(
+            run_uuid, identity)
+        differ = [(k, first[k], identity[k]) for k in xalt_model.RUN_IDENTITY
+                  if first.get(k) is not None and identity.get(k) is not None
+                  and first[k] != identity[k]]
+        if differ:
             self.count("duplicate_run_uuid")
+            what = "; ".join(f"{k} {old!r} there, {new!r} here" for k, old, new in differ)
             self.report.warn(f"{self.report.path}: {where}: run uuid {run_uuid} already names a "
-                             f"run of {first[0] or first[1]}; this record of "
-                             f"{exec_path or sha1} is a duplicate and was not loaded (XALT "
+                             f"run of {first.get('exec_path') or first.get('sha1')}; this record "
+                             f"differs ({what}): it is a duplicate and was not loaded (XALT "
                              "keeps the first record of a run uuid)")
-        return bool(differs)
+        return bool(differ)
 
     def run(self, rec: dict, crc: str, where: str) -> Iterator[Record]:
         user_t = rec.get("userT") if isinstance(rec.get("userT"), dict) else {}
@@ -405,10 +408,16 @@ class _Graph:
         syshost = _str(user_t.get("syshost"))
         user = _str(user_t.get("user"))
         sha1 = known_sha1(rec.get("hash_id"))
-        if self._duplicate(run_uuid, exec_path, sha1, where):
+        # the execution host (for lineage link): XALT records only the cluster name,
+        # newer versions the node in userT, older ones leave it in the environment
+        env_t = rec.get("envT") if isinstance(rec.get("envT"), dict) else {}
+        hostname = _str(user_t.get("hostname")) or _str(env_t.get("HOSTNAME"))
+        job_id = _str(user_t.get("job_id"))
+        identity = {"user": user, "syshost": syshost, "hostname": hostname, "job_id": job_id,
+                    "exec_path": exec_path, "sha1": sha1, "start_time": start}
+        if self._duplicate(run_uuid, identity, where):
             return
         build_uuid = _str(link_t.get("Build_UUID") or link_t.get("Build.UUID"))
-        env_t = rec.get("envT") if isinstance(rec.get("envT"), dict) else {}
         env, redacted = filter_env(clean_text(env_t), self.env)
         if redacted:
             self.count("env_values_redacted", redacted)
@@ -433,15 +442,13 @@ class _Graph:
             "threads": _int(user_dt.get("num_threads")),
             "gpus": _int(user_dt.get("num_gpus")),
             "probability": _num(user_dt.get("probability")),
-            "job_id": _str(user_t.get("job_id")),
+            "job_id": job_id,
             "queue": _str(user_t.get("queue")),
             "account": _str(user_t.get("account")),
             "cwd": _str(user_t.get("cwd")),
             "scheduler": _str(user_t.get("scheduler")),
             "syshost": syshost,
-            # the execution host (for lineage link): XALT records only the cluster name,
-            # newer versions the node in userT, older ones leave it in the environment
-            "hostname": _str(user_t.get("hostname")) or _str(env_t.get("HOSTNAME")),
+            "hostname": hostname,
             "submit_host": _str(user_t.get("submit_host")),
             "user": user,
             "exec_path": exec_path,

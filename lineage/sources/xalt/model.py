@@ -24,6 +24,11 @@ from ...model.prov import USED, WAS_ASSOCIATED_WITH, WAS_GENERATED_BY
 
 SOURCE = "xalt"
 
+#: What two records of one run uuid must agree on (where both state it) to be one run: its
+#: owner, host, scheduler job, program and start; a record differing in any is another run
+#: reusing the uuid (a duplicate or a forgery), never merged onto the first.
+RUN_IDENTITY = ("user", "syshost", "hostname", "job_id", "exec_path", "sha1", "start_time")
+
 EXECUTION = NodeKind(
     "Execution", Role.ACTIVITY, SOURCE, uid_parts=("uuid",), prefix="xalt:run", run=True,
     props={"uuid": "string", "start_time": "float", "end_time": "float", "run_time": "float",
@@ -38,7 +43,7 @@ EXECUTION = NodeKind(
            "modules": "string[]", "parent_processes": "string[]", "process_tree": "json",
            "xalt_version": "string", "crc_status": "string", "probability": "float"},
     indexed=("job_id",), display="execution", colour="#9467bd", group_by=("exec_path",),
-    identity=("exec_path", "sha1"),
+    identity=RUN_IDENTITY,
     outcome="its end record's exit status: 0 (or none recorded, as XALT's own loader reads "
             "it) succeeded, else failed; no status while only its start record is loaded "
             "(`why` reports the missing end) (model.execution_status)",

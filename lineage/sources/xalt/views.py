@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from ..source import Section, Views
-from . import answers, report
+from . import answers, crate, report
 from .model import EXECUTABLE, EXECUTION, LIBRARY
 
 VIEWS = Views(
@@ -32,4 +32,6 @@ VIEWS = Views(
     explainers={EXECUTION.label: answers.explain},
     differs={EXECUTION.label: answers.differ},
     link_views={"xalt": "xalt/link_runs"},
+    crate_runs={EXECUTION.label: crate.describe},
+    crate_parts={EXECUTION.label: crate.software},
 )

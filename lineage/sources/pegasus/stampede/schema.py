@@ -3,7 +3,9 @@
 Pegasus's own migrations (pegasus-wms 5.1.3, ``Pegasus/db/admin/versions/v0.py`` to
 ``v14.py``) state what each schema version added; a column of :data:`ADDED` that a database
 lacks is that of an older version and is read as unknown (the report lists it under
-``older_schema_columns``). Any other column the readers use that is missing is damage: an
+``older_schema_columns``) when the database's own ``dbversion`` says it is older than the
+version that added it (or it has no ``dbversion``, as before Pegasus 4.3); a database whose
+``dbversion`` says it has the column, and lacks it, is damaged like any other. Any other column the readers use that is missing is damage: an
 error naming the input, the table and the column in strict mode; leniently a warning naming
 them and what is not loaded (``missing_columns``), or, for the columns that identify and link
 a table's rows (:data:`IDENTITY`), that table left unread (``unread_rows``).
@@ -95,6 +97,36 @@ class Schema:
         self.t = {self.current(name): table for name, table in self.meta.tables.items()}
         self.columns: dict[str, tuple[str, str]] = {}  # label -> (table, column)
         self.noted: set[tuple[str, str]] = set()
+        self.version = self._version()
+
+    def _version(self) -> int | None:
+        """The schema version the database's ``dbversion`` table states (None without one,
+        or when it holds no number: as before Pegasus 4.3)."""
+        from sqlalchemy import text
+
+        if "dbversion" not in self.names:
+            return None
+        try:
+            with self.engine.connect() as conn:
+                value = conn.execute(text("SELECT max(version_number) FROM dbversion")).scalar()
+            return int(value) if value is not None else None
+        except Exception:  # a damaged dbversion table: the version is unknown
+            return None
+
+    def older(self, table: str, column: str) -> bool:
+        """Whether ``table.column`` is missing because the database's schema is older than
+        the version that added it (see the module's docstring).
+
+        >>> s = Schema.__new__(Schema)
+        >>> s.version = 14
+        >>> s.older("invocation", "maxrss"), s.older("job_instance", "sched_id")
+        (False, False)
+        >>> s.version = 4
+        >>> s.older("invocation", "maxrss"), s.older("job_instance", "exitcode")
+        (True, False)
+        """
+        added = ADDED.get((table, column))
+        return added is not None and (self.version is None or self.version < added[0])
 
     @staticmethod
     def current(name: str) -> str:
@@ -156,16 +188,19 @@ class Schema:
             return
         self.noted.add((table, column))
         name = f"{self.real.get(table, table)}.{column}"
-        if (table, column) in ADDED:
+        if self.older(table, column):
             self.report.extra.setdefault("older_schema_columns", []).append(name)
             return
+        since = (f"the schema version {self.version} its dbversion states has it"
+                 if (table, column) in ADDED else "every Stampede schema has it")
+        lost = ADDED[(table, column)][1] if (table, column) in ADDED else f"its rows' {column}"
         if not self.report.lenient:
             raise ParseError(self.where, f"table {self.real.get(table, table)}",
-                             f"a column {column} (every Stampede schema has it)",
+                             f"a column {name} ({since}; without it {lost} would be lost)",
                              "no such column")
         self.report.extra.setdefault("missing_columns", []).append(name)
         self.report.warn(f"{self.where}: table {self.real.get(table, table)} has no column "
-                         f"{column}: no {column} of its rows is loaded")
+                         f"{column} ({since}): {lost} not loaded")
 
     def alias(self, label: str, table: str, column: str):
         """``table.column`` read as ``label`` (an identifying column), named by its table

@@ -1,0 +1,311 @@
+"""Every property value a load states is that load's *claim*; unload takes back exactly its own.
+
+A node or relationship stated by one load holds what that load stated, and nothing else is
+stored. The moment a second load states it, each load's statement is kept as a ``:Claim``
+bookkeeping node (not ``:Lineage``, no relationships): the properties that load stated,
+plus ``claim_of`` (the node's uid, or ``<start> -[<TYPE> <key>]-> <end>`` for a
+relationship), ``claim_tag`` (the load version's tag), ``claim_at`` (when that version was
+written) and, for a node, ``claim_labels``; for a relationship ``claim_start``,
+``claim_end``, ``claim_type`` and ``claim_key``. The element itself shows the claims folded
+by the rule below; a claim is taken back when its load is unloaded or a new version of the
+load no longer states the element, and the element is then recomputed from the claims
+that remain (the last one left is dropped: the element is again one load's).
+
+The rule: **the newest load wins** (claims are folded in the order their versions were
+written, later values over earlier ones, as the writes themselves did); two claims that
+state different values of one property are a *conflict*: the load that makes it warns,
+``lineage stats`` counts them and :func:`conflicts` lists them.
+
+Statements are fixed strings; every value travels as a parameter.
+
+>>> edge_of("CALLED_BY", "chimbuko:event:a", "chimbuko:event:b", "")
+'chimbuko:event:a -[CALLED_BY]-> chimbuko:event:b'
+>>> released("3f2a:2", "3f2a:", keep="3f2a:3"), released("3f2a:3", "3f2a:", keep="3f2a:3")
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from neo4j import Driver
+
+from .. import model
+
+CLAIM = model.CLAIM_LABEL
+#: the bookkeeping properties of a claim (no kind declares a property of these names)
+KEYS = ("claim_of", "claim_tag", "claim_at", "claim_labels", "claim_start", "claim_end",
+        "claim_type", "claim_key")
+#: labels a claim never takes away: the shared one, and the one derived from ``status``
+FIXED_LABELS = [model.BASE_LABEL, model.FAILED_LABEL]
+BATCH = 2000
+
+for _kind in model.NODE_KINDS.values():
+    for _name in (*_kind.props, *_kind.prop_families):
+        if _name.startswith("claim_"):
+            raise ImportError(f"{_kind.label}.{_name}: claim_ names are the claims' own")
+
+if CLAIM != "Claim":  # the statements below spell the model's label
+    raise ImportError(f"claims spell :Claim, the model says {CLAIM}")
+
+
+def edge_of(rel: str, start: str, end: str, key: str | None) -> str:
+    """What a relationship's claims name it by (``claim_of``); see :data:`_EDGE_OF`."""
+    return f"{start} -[{rel}{' ' + key if key else ''}]-> {end}"
+
+
+def released(tag: str, prefix: str, keep: str = "", only: str = "") -> bool:
+    """Whether releasing load ``prefix`` (``<load id>:``) but ``keep``, or only ``only``,
+    takes ``tag`` off (as :func:`lineage.load.loads.release` does)."""
+    return tag.startswith(prefix) and tag != keep and (not only or tag == only)
+
+
+# --------------------------------------------------------------------- on writing
+# Run before a batch of nodes is MERGEd, for the rows of nodes another load stated too:
+# the first time a node is shared, what it holds is the claim of each load it names (one
+# load in practice); then this version's claim gets the row (added up over the batches of
+# one version, replaced by a new version). ``$at`` orders the claims (the newest wins);
+# ``$order`` is LABEL_ORDER.
+NODE_CLAIMS = """
+UNWIND $rows AS row
+MATCH (n:Lineage {uid: row.uid})
+WHERE any(t IN coalesce(n.loads, []) WHERE NOT t STARTS WITH $prefix)
+CALL (n) {
+  WITH n WHERE NOT EXISTS { MATCH (:Claim {claim_of: n.uid}) }
+  UNWIND [t IN n.loads WHERE t <> $tag] AS held
+  CREATE (c:Claim)
+  SET c = properties(n)
+  REMOVE c.uid, c.loads
+  SET c.claim_of = n.uid, c.claim_tag = held, c.claim_at = $at - 1,
+      c.claim_labels = [l IN $order WHERE l IN labels(n) AND NOT l IN $fixed]
+}
+MERGE (c:Claim {claim_of: row.uid, claim_tag: $tag})
+ON CREATE SET c += row.props, c.claim_at = $at,
+  c.claim_labels = [l IN $order WHERE l IN $labels]
+ON MATCH SET c += row.props,
+  c.claim_labels = [l IN $order WHERE l IN $labels OR l IN c.claim_labels]
+"""
+
+#: every label a claim may name, in the order claims list them (sorted: the same whoever
+#: made the claim, the writer or a bulk load's fold)
+LABEL_ORDER = sorted(model.ALL_LABELS)
+
+_EDGE_OF = "row.start + ' -[' + $rel + coalesce(' ' + row.key, '') + ']-> ' + row.end"
+
+
+def edge_claims_statement(rel: model.RelType, keyed: bool) -> str:
+    """As :data:`NODE_CLAIMS`, for the relationships of one type (found by their ends' uids
+    and key); only types that declare properties have claims, and only where a load states
+    some (a relationship no load gives a property is the same whoever states it)."""
+    if not rel.name.isidentifier() or not rel.name.isupper():
+        raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")
+    key = " {key: row.key}" if keyed else ""
+    return f"""
+UNWIND $rows AS row
+MATCH (:Lineage {{uid: row.start}})-[r:{rel.name}{key}]->(:Lineage {{uid: row.end}})
+WHERE any(t IN coalesce(r.loads, []) WHERE NOT t STARTS WITH $prefix)
+  AND (size(keys(row.props)) > 0 OR any(k IN keys(r) WHERE NOT k IN ['loads', 'key']))
+WITH r, row, {_EDGE_OF} AS of
+CALL (r, row, of) {{
+  WITH r, row, of WHERE NOT EXISTS {{ MATCH (:Claim {{claim_of: of}}) }}
+  UNWIND [t IN r.loads WHERE t <> $tag] AS held
+  CREATE (c:Claim)
+  SET c = properties(r)
+  REMOVE c.loads, c.key
+  SET c.claim_of = of, c.claim_tag = held, c.claim_at = $at - 1, c.claim_start = row.start,
+      c.claim_end = row.end, c.claim_type = $rel, c.claim_key = row.key
+}}
+MERGE (c:Claim {{claim_of: of, claim_tag: $tag}})
+ON CREATE SET c += row.props, c.claim_at = $at, c.claim_start = row.start,
+  c.claim_end = row.end, c.claim_type = $rel, c.claim_key = row.key
+ON MATCH SET c += row.props
+"""
+
+
+#: the relationship types that declare properties: only theirs have claims
+CLAIMED_TYPES = frozenset(name for name, rel in model.REL_TYPES.items()
+                          if any(p not in ("loads", "key") for p in rel.props))
+#: (type, keyed) -> the claims statement of relationships of the types with properties
+EDGE_CLAIMS = {(name, keyed): edge_claims_statement(model.REL_TYPES[name], keyed)
+               for name in sorted(CLAIMED_TYPES) for keyed in (False, True)}
+
+#: Claims made elsewhere (a bulk load's fold), written as they are: rows ``{of, tag, at,
+#: props, labels}`` of nodes, ``{of, tag, at, props, start, end, type, key}`` of
+#: relationships
+CREATE_CLAIMS = """
+UNWIND $rows AS row
+CREATE (c:Claim)
+SET c = row.props, c.claim_of = row.of, c.claim_tag = row.tag, c.claim_at = row.at,
+    c.claim_labels = row.labels, c.claim_start = row.start, c.claim_end = row.end,
+    c.claim_type = row.type, c.claim_key = row.key
+"""
+
+
+# --------------------------------------------------------------------- on releasing
+_HELD = """
+MATCH (c:Claim) WHERE c.claim_tag STARTS WITH $prefix
+RETURN c.claim_of AS of, c.claim_tag AS tag, c.claim_labels AS labels,
+       c.claim_type IS NOT NULL AS edge
+"""
+
+_DROP = """
+UNWIND $tags AS tag
+MATCH (c:Claim {claim_tag: tag})
+DELETE c
+"""
+
+# A node from its claims: its properties folded oldest first (the newest wins), the labels
+# only taken-back claims gave it removed; the last claim left is dropped.
+_REFOLD_NODES = """
+UNWIND $rows AS row
+MATCH (n:Lineage {uid: row.of})
+CALL (n) {
+  MATCH (c:Claim {claim_of: n.uid})
+  WITH c ORDER BY c.claim_at, c.claim_tag
+  RETURN collect(c) AS claims
+}
+WITH n, row, claims WHERE size(claims) > 0
+WITH n, row, claims, reduce(held = [], c IN claims | held + c.claim_labels) AS held
+SET n = {uid: n.uid, loads: n.loads}
+FOREACH (c IN claims | SET n += properties(c))
+REMOVE n.claim_of, n.claim_tag, n.claim_at, n.claim_labels
+REMOVE n:$([l IN row.gone WHERE NOT l IN held AND NOT l IN $fixed])
+FOREACH (c IN CASE WHEN size(claims) = 1 THEN claims ELSE [] END | DELETE c)
+"""
+
+_REFOLD_EDGES = """
+UNWIND $rows AS row
+MATCH (c:Claim {claim_of: row.of})
+WITH row, c ORDER BY c.claim_at, c.claim_tag
+WITH row, collect(c) AS claims
+WITH row, claims, head(claims) AS first
+MATCH (:Lineage {uid: first.claim_start})-[r]->(:Lineage {uid: first.claim_end})
+WHERE type(r) = first.claim_type AND coalesce(r.key, '') = coalesce(first.claim_key, '')
+WITH r, claims, r.loads AS loads, r.key AS key
+SET r = {}
+SET r.loads = loads, r.key = key
+FOREACH (c IN claims | SET r += properties(c))
+REMOVE r.claim_of, r.claim_tag, r.claim_at, r.claim_start, r.claim_end, r.claim_type,
+  r.claim_key
+FOREACH (c IN CASE WHEN size(claims) = 1 THEN claims ELSE [] END | DELETE c)
+"""
+
+# Claims of elements no load states any more (deleted by the release)
+_ORPHANS = """
+UNWIND $ofs AS of
+MATCH (c:Claim {claim_of: of})
+WHERE CASE WHEN c.claim_type IS NULL
+  THEN NOT EXISTS { MATCH (:Lineage {uid: c.claim_of}) }
+  ELSE NOT EXISTS { MATCH (:Lineage {uid: c.claim_start})-[r]->(:Lineage {uid: c.claim_end})
+                    WHERE type(r) = c.claim_type
+                      AND coalesce(r.key, '') = coalesce(c.claim_key, '') }
+  END
+DELETE c
+"""
+
+
+def held(driver: Driver, database: str | None, prefix: str) -> list[dict]:
+    """The claims of the versions of load ``prefix`` (``<load id>:``): ``{of, tag, labels,
+    edge}``."""
+    records, _, _ = driver.execute_query(_HELD, prefix=prefix, database_=database,
+                                         routing_="r")
+    return [dict(r) for r in records]
+
+
+class Retraction:
+    """Taking back the claims a release takes the tags of (see :func:`lineage.load.loads.release`):
+    :meth:`drop` before the tags come off, :meth:`refold` after."""
+
+    def __init__(self, driver: Driver, database: str | None, prefix: str, keep: str = "",
+                 only: str = ""):
+        self.driver, self.database = driver, database
+        claims = held(driver, database, prefix)
+        self.tags = sorted({c["tag"] for c in claims
+                            if released(c["tag"], prefix, keep, only)})
+        gone: dict[tuple[str, bool], set[str]] = {}
+        for c in claims:
+            # a new version (past the first) may state less than the one it replaces
+            refreshed = c["tag"] == keep and not keep.endswith(":1")
+            if c["tag"] in self.tags or refreshed:
+                labels = gone.setdefault((c["of"], c["edge"]), set())
+                if c["tag"] in self.tags:
+                    labels.update(c["labels"] or ())
+        self.nodes = [{"of": of, "gone": sorted(labels)}
+                      for (of, edge), labels in gone.items() if not edge]
+        self.edges = [{"of": of} for (of, edge) in gone if edge]
+
+    def drop(self) -> None:
+        """Delete the claims of the released tags."""
+        if self.tags:
+            self.driver.execute_query(_DROP, tags=self.tags, database_=self.database)
+
+    def refold(self) -> None:
+        """Recompute every element whose claims changed from the claims left."""
+        for statement, rows in ((_REFOLD_EDGES, self.edges), (_REFOLD_NODES, self.nodes)):
+            for i in range(0, len(rows), BATCH):
+                self.driver.execute_query(statement, rows=rows[i:i + BATCH],
+                                          fixed=FIXED_LABELS, database_=self.database)
+        ofs = [r["of"] for r in self.nodes + self.edges]
+        for i in range(0, len(ofs), BATCH):
+            self.driver.execute_query(_ORPHANS, ofs=ofs[i:i + BATCH],
+                                      database_=self.database)
+
+
+# --------------------------------------------------------------------- conflicts
+# Two claims of one element that differ on a property both state; the first MATCH is either
+# the claims of one load version (index seek on claim_tag) or every claim.
+_CONFLICTS_TAIL = """
+MATCH (o:Claim {claim_of: c.claim_of})
+WHERE ($tag IS NULL AND o.claim_tag > c.claim_tag)
+   OR ($tag IS NOT NULL AND NOT o.claim_tag STARTS WITH $prefix)
+WITH c, o, [k IN keys(c) WHERE NOT k IN $keys AND o[k] IS NOT NULL AND o[k] <> c[k]] AS differ
+WHERE size(differ) > 0
+OPTIONAL MATCH (l:Load {uid: 'load:' + split(o.claim_tag, ':')[0]})
+OPTIONAL MATCH (m:Load {uid: 'load:' + split(c.claim_tag, ':')[0]})
+WITH c.claim_of AS of, c.claim_tag AS tag, m.path AS path, o.claim_tag AS other,
+     l.path AS other_path,
+     [k IN differ | [k, c[k], o[k]]] AS differ, c.claim_at >= o.claim_at AS wins
+ORDER BY of, tag, other
+RETURN of, tag, path, other, other_path, differ, wins
+"""
+_CONFLICTS_OF = "MATCH (c:Claim {claim_tag: $tag})" + _CONFLICTS_TAIL
+_CONFLICTS_ALL = "MATCH (c:Claim)" + _CONFLICTS_TAIL
+
+
+def conflicts(driver: Driver, database: str | None, tag: str | None = None) -> list[dict]:
+    """Claims that state different values of one property: ``{of, tag, path, other,
+    other_path, differ: [[property, value of tag's claim, value of other's]], wins}``
+    (``wins``: the claim of ``tag`` is the newer, its values are shown); all of the graph,
+    or those of load version ``tag`` against other loads."""
+    prefix = tag.rsplit(":", 1)[0] + ":" if tag else None
+    records, _, _ = driver.execute_query(_CONFLICTS_OF if tag else _CONFLICTS_ALL, tag=tag,
+                                         prefix=prefix, keys=list(KEYS),
+                                         database_=database, routing_="r")
+    return [dict(r) for r in records]
+
+
+def count(driver: Driver, database: str | None) -> dict[str, int]:
+    """How many elements hold claims (are stated by more than one load), and how many of
+    them hold conflicting ones."""
+    records, _, _ = driver.execute_query(
+        "MATCH (c:Claim) RETURN count(DISTINCT c.claim_of) AS shared",
+        database_=database, routing_="r")
+    conflicting = {r["of"] for r in conflicts(driver, database)}
+    return {"shared": records[0]["shared"], "conflicting": len(conflicting)}
+
+
+def describe(rows: Iterable[dict]) -> list[str]:
+    """One line per conflict, for warnings.
+
+    >>> describe([{"of": "xalt:run:u", "path": "/a.json", "other_path": "/b.json",
+    ...            "differ": [["exit_status", 1, 0]], "wins": True}])
+    ["xalt:run:u: exit_status 1 in /a.json, 0 in /b.json; the newer load's value (/a.json's) is shown"]
+    """
+    lines = []
+    for row in rows:
+        what = "; ".join(f"{k} {mine!r} in {row['path']}, {theirs!r} in {row['other_path']}"
+                         for k, mine, theirs in row["differ"][:3])
+        more = f" (and {len(row['differ']) - 3} more)" if len(row["differ"]) > 3 else ""
+        shown = row["path"] if row["wins"] else row["other_path"]
+        lines.append(f"{row['of']}: {what}{more}; the newer load's value ({shown}'s) is shown")
+    return lines
