@@ -70,10 +70,12 @@ def test_guide_is_served_by_neo4j_and_shown_after_login(test_state_dir):
         screenshot(page, "browser-guide.png")
         assert GUIDE_TITLE in page.inner_text("body"), "the guide did not show after login"
         assert f":play {url}" in page.inner_text("body")
-        # the guide's first slide lists every template with its purpose
-        text = page.inner_text("body")
-        for t in templates.all_templates():
-            assert f"{t.name}: {t.purpose}" in " ".join(text.split())
+        # the guide's first slide, the contents, lists every template with its slide number
+        # and the start of its purpose, grouped by question
+        text = " ".join(page.inner_text("body").split())
+        for number, t in enumerate(guide.ordered(), start=2):
+            assert f"slide {number}: {t.name}: {t.purpose[:60]}" in text
+        assert all(guide.QUESTIONS[guide.chapter_of(t)][0] in text for t in guide.ordered())
         # an example is clickable: it lands in the editor
         page.locator("pre", has_text="MATCH (r:Run)").first.click()
         editor = page.locator(".view-lines").first
@@ -191,7 +193,7 @@ def test_path_templates_return_bounded_paths(guide_graph):
 def _run_example(page, name: str):
     """Go to the template's slide, click the run button of its ``:param`` command, wait for
     Browser to confirm, click the run button of its query; returns the query's frame."""
-    slide = [t.name for t in templates.all_templates()].index(name) + 2  # slide 1 = intro
+    slide = [t.name for t in guide.ordered()].index(name) + 2  # slide 1 = the contents
     page.locator(f'[data-testid="carousel"] li[aria-label="{slide}"]').click()
     page.locator("h3.lineage-template-name:visible", has_text=name).wait_for(timeout=20000)
     frames = page.locator('[data-testid="frame"]')

@@ -72,9 +72,12 @@ def test_demo_leaves_the_users_graph_untouched_and_no_files(lin, cli_env, demo_h
         loaded = other.stats()["loads"]
     finally:
         other.close()
-    reports = [line.split("report: ", 1)[1] for line in proc.stdout.splitlines()
-               if line.startswith("report: ")]
-    assert runs and len(reports) == len(runs) == 17
+    assert len(runs) == 17
+    assert f"reports: {(tmp_path / 'reports').resolve()} (17, one per run" in proc.stdout
+    assert len(list((tmp_path / "reports").glob("*.html"))) == 17 + 1  # and the index
+    # no noise: no line per generated file, nothing but the answer and where things are
+    assert not [line for line in proc.stderr.splitlines() if line.startswith("loaded ")]
+    assert len(proc.stdout.splitlines()) <= 6, proc.stdout
     assert len(loaded) == 38  # the generated files went there...
     assert all(r["path"].startswith(str(tmp_path / "scratch")) for r in loaded)
     assert list((tmp_path / "scratch").iterdir()) == []  # ...from a folder removed afterwards
@@ -113,3 +116,10 @@ def test_keep_leaves_the_files_and_the_index_lists_every_run_failed_first(cli_en
     assert statuses[0] == "failed" and "failed" not in statuses[1:]
     assert rows[0][2] == report_name(failed_uid)
     assert all((reports / href).is_file() for *_, href in rows)
+    assert proc.stdout.splitlines()[1] == (f"failed: Workflow diamond: report "
+                                           f"{(reports / report_name(failed_uid)).resolve()}")
+    # each run's partners across systems, linked to their reports: the failed workflow's
+    # jobs ran the XALT runs of its attempts
+    first_row = html.split("<tbody>", 1)[1].split("</tr>", 1)[0]
+    partners = re.findall(r'<a href="(xalt_run_[^"]+)">Execution ', first_row)
+    assert len(partners) == 5 and all((reports / p).is_file() for p in partners)

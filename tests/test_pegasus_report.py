@@ -17,7 +17,9 @@ def test_failure_report(lin, tmp_path):
     page = (tmp_path / "fail.html")
     lin.report(FAIL_WF, page)
     text = page.read_text(encoding="utf-8")
-    assert "<h2>Failed jobs (4)</h2>" in text
+    assert "<h2>Failed, held and blocked jobs (4)</h2>" in text
+    answer = text.split('<section id="answer"', 1)[1].split("</section>", 1)[0]
+    assert '<code class="error-line">/bin/ls: invalid option -- &#39;z&#39;</code>' in answer
     assert "<h2>Retry history (2)</h2>" in text
     assert "User task failed with exitcode 2" in text  # decoded stderr of the last attempt
     assert "/bin/ls: invalid option -- &#39;z&#39;" in text  # decoded stdout, escaped
@@ -32,4 +34,4 @@ def test_hierarchical_report_lists_subworkflows(lin, tmp_path):
     text = page.read_text(encoding="utf-8")
     assert "<h2>Sub-workflows (1)</h2>" in text
     assert SUB_WF in text and "pegasus-plan_diamond_subworkflow" in text
-    assert "<h2>Summary (1)</h2>" in text
+    assert "<h2>Summary (pegasus-statistics) (1)</h2>" in text

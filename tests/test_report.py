@@ -38,7 +38,7 @@ def test_workflow_report_draws_parts_and_tables(lin, tmp_path):
     assert drawn_jobs == jobs
     assert data["view"] == "run" and data["collapsed"] is None and data["hierarchical"]
     titles = [t["title"] for t in data["tables"]]
-    assert titles == [t for t, _, _ in build.sections("Workflow", True)]
+    assert titles == [s.title for s in build.sections("Workflow", True)]
     [job_table] = [t for t in data["tables"] if t["title"] == "Jobs"]
     assert {r["job_id"] for r in job_table["rows"]} == jobs
     # every drawn job got its status from the job table, and the DAG edges are drawn
@@ -93,7 +93,7 @@ def test_generic_run_kind_gets_its_parts_table(lin, monkeypatch):
 def test_hostile_strings_are_text(lin):
     write_hostile_run(lin)
     page = build.build_report(lin, HOSTILE_RUN).replace(vis_network_js(), "VIS")
-    own_scripts = 3  # the JSON data block, vis-network, the page's script
+    own_scripts = 4  # the graph's and the tables' JSON data blocks, vis-network, the page's script
     assert page.count("<script") == own_scripts and page.count("</script") == own_scripts
     for text in HOSTILE:
         if "<" in text:

@@ -76,7 +76,8 @@ def test_the_page_carries_the_most_severe_anomalies(chimbuko_run, monkeypatch):
     data = report_data(lin, run, max_nodes=40)
     first = data["tables"][0]
     assert first["title"] == "Anomalies, most severe first"
-    assert first["columns"][:4] == ["uid", "severity", "score", "function"]
+    assert first["all_columns"][:4] == ["uid", "severity", "score", "function"]
+    assert first["columns"] == ["function", "severity", "rank", "runtime", "uid"]  # key ones
     severities = [r["severity"] for r in first["rows"] if r["severity"] is not None]
     [known] = lin.query(SEVERE_CYPHER, run=run)
     assert severities == sorted(severities, reverse=True) and len(severities) == known["n"] > 0

@@ -10,7 +10,9 @@ server's config allows that host for remote content and runs ``:style <styleshee
 ``:play <guide URL>`` after login (``browser.post_connect_cmd``); the guide's first slide has
 the ``:style`` command too.
 
-Each template is a slide with its purpose, parameters, returned columns and its example as
+The first slide is the contents, grouped by the question each template answers
+(:data:`QUESTIONS`), each template with its slide number (one click on that number in the
+carousel reaches it); the slides follow in that order. Each template is a slide with its purpose, parameters, returned columns and its example as
 two one-click commands (Browser 5 puts a run button on every ``pre.runnable``): one sets every
 parameter (:func:`params_command`), one runs the query, each a single statement with one
 result. A uid parameter is filled when the command runs: with the answer of the template's
@@ -115,6 +117,45 @@ def query_text(template) -> str:
     return body.strip().rstrip(";").strip()
 
 
+#: The guide's chapters, in order: a question a user asks, and the words of the names of the
+#: templates that answer it (the first chapter whose words a name holds takes it; the last
+#: takes the rest; a word ``=name`` takes that name only). The contents slide lists them; slides follow in this order.
+QUESTIONS = (
+    ("What runs are there, and what failed?", ("=runs", "failed", "why", "statistics",
+                                               "attempts", "subworkflows", "workflow_jobs")),
+    ("Did it misbehave? (Chimbuko's anomalies)", ("chimbuko/",)),
+    ("Which binary and libraries ran? (XALT)", ("xalt/", "library")),
+    ("Across systems (after `lineage link`)", ("cross/", "link")),
+    ("Where did this come from, what did it make?", ("ancestors", "descendants", "lineage",
+                                                     "path", "file", "data", "dependencies",
+                                                     "swift/")),
+    ("How do two runs compare?", ("compare", "profile", "correlate", "host_", "transformation_")),
+    ("The graph itself (building blocks)", ()),
+)
+
+
+def chapter_of(template) -> int:
+    """The index in :data:`QUESTIONS` of the chapter a template belongs to.
+
+    >>> from lineage.query import templates
+    >>> QUESTIONS[chapter_of(templates.get("pegasus/failed_jobs"))][0]
+    'What runs are there, and what failed?'
+    >>> QUESTIONS[chapter_of(templates.get("edges_among"))][0]
+    'The graph itself (building blocks)'
+    """
+    for i, (_, words) in enumerate(QUESTIONS):
+        if any(template.name == w[1:] if w.startswith("=") else w in template.name
+               for w in words):
+            return i
+    return len(QUESTIONS) - 1
+
+
+def ordered(all_templates=None) -> list:
+    """The templates in the guide's order: by chapter, then by name."""
+    all_templates = all_templates if all_templates is not None else _templates.all_templates()
+    return sorted(all_templates, key=lambda t: (chapter_of(t), t.name))
+
+
 def style_url(http_port: int) -> str:
     """Where the managed server serves the GraSS stylesheet (next to the guide)."""
     return f"http://127.0.0.1:{http_port}/browser/{STYLE_PATH}"
@@ -134,11 +175,15 @@ def _env() -> Environment:
 def guide_html(all_templates=None, http_port: int | None = None) -> str:
     """The guide page (every value escaped); with ``http_port``, its first slide applies the
     stylesheet served at :func:`style_url`."""
-    all_templates = all_templates if all_templates is not None else _templates.all_templates()
     slides = [{"t": t, "params": params_command(t), "query": query_text(t),
-               "paths": is_path_template(t)} for t in all_templates]
+               "paths": is_path_template(t), "number": i + 2, "chapter": chapter_of(t),
+               "question": QUESTIONS[chapter_of(t)][0]}
+              for i, t in enumerate(ordered(all_templates))]
+    chapters = [{"question": q, "slides": [s for s in slides if s["chapter"] == i]}
+                for i, (q, _) in enumerate(QUESTIONS)]
     style = f":style {style_url(http_port)}" if http_port else None
-    return _env().get_template("guide.html.j2").render(slides=slides, style=style)
+    return _env().get_template("guide.html.j2").render(
+        slides=slides, chapters=[c for c in chapters if c["slides"]], style=style)
 
 
 def _browser_jar(lib: Path) -> Path:

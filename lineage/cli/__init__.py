@@ -1083,11 +1083,13 @@ def demo(output_dir, keep, into_current_graph):
             lin.reset()
         with tempfile.TemporaryDirectory(prefix="lineage-demo-") as scratch:
             files = Path(keep) if keep else Path(scratch)
-            result = run_demo(lin, files, Path(output_dir), progress=_progress_printer(False))
+            result = run_demo(lin, files, Path(output_dir))
         info = lin.stats()
     failed = [r for r in result.runs if r["status"] == "failed"]
     click.echo(f"index: {result.index.resolve()} ({len(result.runs)} runs, {len(failed)} "
                f"failed{': ' if failed else ''}{', '.join(r['uid'] for r in failed)})")
+    for run in failed:
+        click.echo(f"failed: {run['kind']} {run['name']}: report {run['path'].resolve()}")
     counts = ", ".join(f"{source} {len(f.paths)}" for source, f in result.files.items())
     click.echo(f"loaded {sum(r.status in ('loaded', 'unchanged') for r in result.loads)} "
                f"generated files ({counts}); graph has "
@@ -1096,8 +1098,8 @@ def demo(output_dir, keep, into_current_graph):
                "systems")
     if keep:
         click.echo(f"files: {Path(keep).resolve()}")
-    for run in result.runs:
-        click.echo(f"report: {run['path'].resolve()}")
+    click.echo(f"reports: {Path(output_dir).resolve()} ({len(result.runs)}, one per run, "
+               "listed in index.html)")
     if not into_current_graph or not _settings().neo4j_uri:
         status = server.control("status", demo=not into_current_graph)
         click.echo(f"Neo4j Browser: {status['browser_url']} (user {status['user']}, "

@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 
 from ..sources.base import DemoFiles
 from .generate import generate
-from .index import write_index
+from .index import with_partners, write_index
 
 
 @dataclass
@@ -66,5 +66,6 @@ def run_demo(lin, files_dir: Path, reports_dir: Path,
     for run in lin.query("runs"):
         path = Path(lin.report(run["uid"], reports_dir / report_name(run["uid"])))
         result.runs.append({**run, "report": path.name, "path": path})
+    result.runs = with_partners(lin, result.runs)
     result.index = write_index(result.runs, reports_dir / "index.html")
     return result

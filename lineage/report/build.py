@@ -20,7 +20,7 @@ graph gets a layered left-to-right layout in data-flow direction (:func:`place`,
 :mod:`.layout`).
 
 >>> sections("Workflow", True)[0].title
-'Summary'
+'Across systems (lineage link)'
 >>> group_label({"kind": "Job", "name": "findrange_j12", "properties": {}})
 'findrange_j#'
 """
@@ -38,6 +38,7 @@ from ..private_file import write_private
 from ..sources import registry
 from ..sources.source import Section
 from .layout import layered
+from .outcome import generic_outcome
 from .render import PROV_TYPES as RENDER_PROV_TYPES, render
 from .view import ReportView
 
@@ -104,8 +105,14 @@ def run_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
         extra = [u for u in dict.fromkeys(extra) if u not in known]
         if extra:
             nodes += list(lin.query("nodes", uids=extra))
+    overview = views.run_overview.get(root["kind"])
+    if overview is not None and len(nodes) > overview.above:
+        nodes = [n for n in nodes if n["kind"] in overview.kinds]
     uids = [n["uid"] for n in nodes]
     edges = list(lin.query("edges_among", uids=uids))
+    if overview is not None and len(uids) == len(nodes) and \
+            all(n["kind"] in overview.kinds for n in nodes):
+        edges = tree_edges(edges, overview)
     linked = Counter()
     for e in edges:
         if not (e["type"] == "PART_OF" and e["target"] == uid):
@@ -114,6 +121,32 @@ def run_graph(lin, uid: str, depth: int = 3) -> tuple[list[dict], list[dict]]:
     edges = [e for e in edges
              if not (e["type"] == "PART_OF" and e["target"] == uid and linked[e["source"]])]
     return nodes, edges
+
+
+def tree_edges(edges: list[dict], overview) -> list[dict]:
+    """The edges of an overview drawing: only its ``types``; a node with an outgoing edge of
+    an earlier type keeps none of a later one; ``flip`` types drawn target first.
+
+    >>> from lineage.sources.source import Overview
+    >>> ov = Overview(frozenset(), ("CALLED_BY", "PART_OF"), 0, frozenset({"CALLED_BY"}))
+    >>> tree_edges([{"source": "f", "type": "CALLED_BY", "target": "main"},
+    ...             {"source": "f", "type": "PART_OF", "target": "rank"},
+    ...             {"source": "main", "type": "PART_OF", "target": "rank"}], ov)
+    [{'source': 'main', 'type': 'CALLED_BY', 'target': 'f'}, {'source': 'main', 'type': 'PART_OF', 'target': 'rank'}]
+    """
+    rank = {t: i for i, t in enumerate(overview.types)}
+    first: dict[str, int] = {}
+    for e in edges:
+        if e["type"] in rank:
+            first[e["source"]] = min(first.get(e["source"], len(rank)), rank[e["type"]])
+    out = []
+    for e in edges:
+        if e["type"] not in rank or rank[e["type"]] > first[e["source"]]:
+            continue
+        if e["type"] in overview.flip:
+            e = {**e, "source": e["target"], "target": e["source"]}
+        out.append(e)
+    return out
 
 
 def _drawn_node(row) -> dict:
@@ -276,11 +309,6 @@ def collapse(nodes: list[dict], edges: list[dict], max_nodes: int, keep: str | N
 #: and offers PROV direction as a toggle.
 PROV_TYPES = frozenset(RENDER_PROV_TYPES)
 
-#: Graphs up to this many drawn nodes that have a cycle get vis-network's force layout; any
-#: other graph the precomputed layered layout (``layout.layered``).
-PHYSICS_MAX = 2000
-
-
 def data_flow(edge: dict) -> tuple[str, str]:
     """An edge as (from, to) in data-flow direction.
 
@@ -296,10 +324,9 @@ def data_flow(edge: dict) -> tuple[str, str]:
 
 def place(nodes: list[dict], edges: list[dict], dag: bool) -> str:
     """Give the nodes ``x`` / ``y`` of a layered left-to-right drawing (data flowing from
-    left to right); returns the page's layout mode: ``layered``, or ``physics`` for a small
-    graph with a cycle."""
-    if not dag and len(nodes) <= PHYSICS_MAX:
-        return "physics"
+    left to right; a cycle is drawn with one edge pointing back); returns the page's layout
+    mode, ``layered``. Fixed positions: a focused lineage never overlaps (a force layout
+    moved nodes onto each other)."""
     pos = layered([n["uid"] for n in nodes], [data_flow(e) for e in edges])
     for n in nodes:
         n["x"], n["y"] = pos[n["uid"]]
@@ -324,7 +351,7 @@ def _status_from_tables(nodes: list[dict], tables: list[dict]) -> None:
     """Give drawn nodes without a status the status a table row reports for the same uid."""
     status = {}
     for t in tables:
-        if "uid" in t["columns"] and "status" in t["columns"]:
+        if "uid" in t["all_columns"] and "status" in t["all_columns"]:
             for row in t["rows"]:
                 if row.get("status"):
                     status.setdefault(row["uid"], row["status"])
@@ -349,16 +376,25 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
     if is_run:
         nodes, edges = run_graph(lin, uid, depth)
         title = f"{kind} {root['name']}"
+        overview = registry.views().run_overview.get(kind)
+        if overview is not None and all(n["kind"] in overview.kinds for n in nodes):
+            drawn_kinds = ", ".join(sorted(overview.kinds - {kind}))
+            overview_scope = f"an overview: its {drawn_kinds} nodes only (the tables list the rest)"
+        else:
+            overview_scope = None
         tables_of = sections(kind, True)
     else:
         nodes, edges = neighbourhood_graph(lin, uid, depth, kind)
         title = f"Lineage of {kind} {root['name']}"
+        overview_scope = None
         tables_of = sections(kind, False)
     tables = []
-    for title_, template, param in tables_of:
+    for title_, template, param, key in tables_of:
         rows = lin.query(template, **{param: uid})
+        every = [c for c in rows.columns if c != "properties"]
+        shown = [c for c in key if c in every] or every
         tables.append({"title": title_, "rows": list(rows[:_limits(lin)[1]]), "total": len(rows),
-                       "columns": [c for c in rows.columns if c != "properties"]})
+                       "columns": shown, "all_columns": every})
     _status_from_tables(nodes, tables)
     counts = Counter(n.get("kind") or "?" for n in nodes)
     runs = None
@@ -375,11 +411,15 @@ def report_data(lin, uid: str, depth: int = 3, max_nodes: int | None = None) -> 
             n["label"] = labels[n["uid"]]
     dag = is_dag(drawn, drawn_edges)
     layout = place(drawn, drawn_edges, dag)
+    make = views.outcomes.get(kind)
+    answer = make(lin, uid, is_run) if make is not None else generic_outcome(root)
     return dict(
+        outcome=answer,
         title=title, root=root, nodes=drawn, edges=drawn_edges, tables=tables,
         collapsed=collapsed, hierarchical=dag, kind_counts=dict(counts.most_common()),
         view="run" if is_run else "neighbourhood", depth=depth, layout=layout,
-        scope=views.run_graphs[kind][1] if is_run and kind in views.run_graphs else None,
+        scope=views.run_graphs[kind][1] if is_run and kind in views.run_graphs
+        else overview_scope,
         **{"attempts": None, "details": None, **panels},
     )
 

@@ -61,6 +61,15 @@ def _env() -> Environment:
     return env
 
 
+def _plain(value):
+    """A value as JSON can carry it (anything else as its text).
+
+    >>> _plain([1, "a"]), _plain(object.__new__(type("X", (), {"__str__": lambda s: "x"})))
+    ([1, 'a'], 'x')
+    """
+    return json.loads(json.dumps(value, default=str))
+
+
 def _show(value) -> str:
     """A cell value as text: lists and maps as JSON, nothing as an empty cell."""
     if value is None:
@@ -107,7 +116,7 @@ def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables:
            kind_counts: dict | None = None, view: str = "neighbourhood", depth: int = 3,
            layout: str | None = None, attempts: list[dict] | None = None,
            focus_depth: int = 2, renderer: str | None = None, scope: str | None = None,
-           details: dict | None = None) -> str:
+           details: dict | None = None, outcome: dict | None = None) -> str:
     """The report page as a string (every value escaped; see the module docstring).
 
     ``layout`` is one of LAYOUTS (default: ``layered`` when every node has ``x`` / ``y``,
@@ -119,7 +128,8 @@ def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables:
     CANVAS_MIN_NODES nodes with the layered layout). ``scope`` says what a run view draws when
     it is not the run's PART_OF parts (a Swift run's data flow); ``details`` (``{"total",
     "limit", "steps", "anomalies": {uid: {..., "stack", "window"}}}``: a Chimbuko program
-    run's, from its source's panel) adds a clicked anomaly's stack and window."""
+    run's, from its source's panel) adds a clicked anomaly's stack and window. ``outcome``
+    (:func:`lineage.report.outcome.outcome`) fills the "what happened" box on top."""
     placed = bool(nodes) and all("x" in n and "y" in n for n in nodes)
     if layout is None:
         layout = "layered" if placed else ("vis" if hierarchical else "physics")
@@ -146,6 +156,9 @@ def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables:
                "succeeded": model.status.SUCCEEDED},
         attempts=attempts,
         tables=tables,
+        table_rows=[[{c: _plain(human(c, v)) for c, v in row.items() if c != "properties"}
+                     for row in t["rows"]] for t in tables],
+        outcome=outcome,
         collapsed=collapsed,
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         renderer_js="" if renderer == "canvas" else vis_network_js(),
@@ -157,8 +170,13 @@ def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables:
         view=view,
         scope=scope,
         depth=depth,
-        root_properties=_summary_properties(root.get("properties") or {}),
+        root_times=[(k, v) for k, v in _summary_properties(root.get("properties") or {})
+                    if k in TIME_KEYS],
     )
+
+
+#: Properties of the load's own bookkeeping, never shown (which loads stated a node).
+INTERNAL = frozenset({"loads"})
 
 
 def compact(nodes: list[dict], edges: list[dict]) -> tuple[list[dict], list[list]]:
@@ -167,7 +185,8 @@ def compact(nodes: list[dict], edges: list[dict]) -> tuple[list[dict], list[list
     unit: :func:`lineage.humanize.human`), edges as ``[source index, target index, type,
     count]`` (uids are long; a 10,000 node page is megabytes smaller).
 
-    >>> compact([{"uid": "a", "properties": {"uid": "a", "x": 1, "start_time": 1331642943}},
+    >>> compact([{"uid": "a", "properties": {"uid": "a", "x": 1, "start_time": 1331642943,
+    ...                                      "loads": ["l:1"]}},
     ...          {"uid": "b"}], [{"source": "a", "type": "USED", "target": "b"}])
     ([{'uid': 'a', 'properties': {'x': 1, 'start_time': '2012-03-13T12:49:03.000Z'}}, {'uid': 'b'}], [[0, 1, 'USED', None]])
     """
@@ -177,10 +196,15 @@ def compact(nodes: list[dict], edges: list[dict]) -> tuple[list[dict], list[list
         props = n.get("properties")
         if props:
             n = dict(n, properties={k: human(k, v) for k, v in props.items()
-                                    if k not in ("uid", "kind", "name") or v != n.get(k)})
+                                    if k not in INTERNAL and (k not in ("uid", "kind", "name")
+                                                              or v != n.get(k))})
         out.append(n)
     return out, [[index[e["source"]], index[e["target"]], e["type"], e.get("count")]
                  for e in edges]
+
+
+#: The root's properties the summary line shows: when it ran and for how long.
+TIME_KEYS = ("start_time", "end_time", "duration", "wall_time", "run_time")
 
 
 def _summary_properties(props: dict) -> list[tuple[str, str]]:
@@ -191,7 +215,7 @@ def _summary_properties(props: dict) -> list[tuple[str, str]]:
     out = []
     for k in keys:
         v = props[k]
-        if k in ("uid", "name") or v is None or isinstance(v, (list, dict)):
+        if k in ("uid", "name") or k in INTERNAL or v is None or isinstance(v, (list, dict)):
             continue
         text = str(human(k, v))
         out.append((k, text if len(text) <= 160 else text[:160] + "..."))

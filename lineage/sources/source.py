@@ -65,13 +65,34 @@ class Option:
 
 
 class Section(NamedTuple):
-    """A table of a report: its title, the template that fills it, and the template
-    parameter that gets the report's uid."""
+    """A table of a report: its title, the template that fills it, the template parameter
+    that gets the report's uid, and the key columns the table shows (``()``: every column;
+    a click on a row shows all of them)."""
 
     title: str
     template: str
     param: str
+    columns: tuple[str, ...] = ()
 
+
+class Overview(NamedTuple):
+    """How a big run is drawn: only its nodes of ``kinds``, joined by edges of ``types``
+    (a node with an edge of an earlier type keeps no edge of a later one, so a call tree
+    stays a tree), edges of ``flip`` drawn from their target to their source (a caller
+    before its callees), when the run's drawing has more than ``above`` nodes."""
+
+    kinds: frozenset[str]
+    types: tuple[str, ...]
+    above: int = 0
+    flip: frozenset[str] = frozenset()
+
+
+#: ``outcome(lin, uid, is_run)``: what a report's "what happened" box says of a node of one
+#: kind, as :class:`lineage.report.outcome.Outcome` takes it: ``headline``, ``status``,
+#: ``failures`` (``{"name", "uid", "error", "detail"}``: what failed, with its deciding error
+#: line), ``blocked`` (what it kept from running), ``counts`` (``(what is counted, number,
+#: how it is counted)``), ``across`` (``(label, value)``: binary, libraries, anomalies).
+Outcome = Callable[[Any, str, bool], dict]
 
 #: ``panel(lin, uid, is_run)``: the report's extra data for a node of one kind, as the
 #: renderer's keyword arguments (``attempts``: a timeline of attempts; ``details``: a clicked
@@ -88,6 +109,9 @@ class Views:
       nodes to a node's drawing (a call stack);
     - ``run_lineage``: run kinds whose view draws the run's lineage too; ``run_graphs``: run
       kind -> ``(template, what it draws)`` drawn instead of the run's parts;
+    - ``run_overview``: run kind -> :class:`Overview`: how a big run is drawn (a workflow's
+      jobs, a program run's call trees);
+    - ``outcomes``: kind -> :data:`Outcome`, the report's "what happened" box;
     - ``panels``: kind -> :data:`Panel`; ``labels(nodes, edges)``: short labels of drawn nodes;
     - ``explainers``: kind -> ``explain(lin, node)``, the ``why`` of a node;
     - ``differs``: kind -> ``differ(lin, first, second)``, the ``diff`` rows of two runs;
@@ -108,6 +132,8 @@ class Views:
     node_structure: Mapping[str, Sequence[tuple[str, str]]] = field(default_factory=dict)
     run_lineage: frozenset[str] = frozenset()
     run_graphs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    run_overview: Mapping[str, Overview] = field(default_factory=dict)
+    outcomes: Mapping[str, Outcome] = field(default_factory=dict)
     panels: Mapping[str, Panel] = field(default_factory=dict)
     labels: Callable[[list, list], dict] | None = None
     explainers: Mapping[str, Callable[[Any, dict], dict]] = field(default_factory=dict)

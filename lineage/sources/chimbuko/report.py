@@ -16,6 +16,7 @@ the epoch), runtimes get their unit; the page writes every value with ``textCont
 from __future__ import annotations
 
 from ...humanize import human
+from ...report.outcome import binary_of, outcome
 
 #: Anomalies of a run whose call stack and window the page carries, most severe first (the
 #: order of ``chimbuko/run_anomalies``); a click on any other anomaly says it is not included.
@@ -98,3 +99,58 @@ def anomaly_details(lin, run: str, limit: int | None = None, steps: int | None =
 def anomalies_panel(lin, uid: str, is_run: bool) -> dict:
     """The report's details of a program run's most severe anomalies (its run view only)."""
     return {"details": anomaly_details(lin, uid)} if is_run else {}
+
+
+#: Anomalies the "what happened" box lists, most severe first.
+TOP_ANOMALIES = 3
+
+
+def short_function(name: str | None) -> str:
+    """A TAU function name without its source location.
+
+    >>> short_function("keg::read(char const*) [{/src/io.cpp} {41,0}]")
+    'keg::read(char const*)'
+    """
+    return (name or "?").split(" [{", 1)[0]
+
+
+def _anomaly(a: dict) -> dict:
+    return {"name": short_function(a["function"]), "uid": a["uid"],
+            "error": f"anomaly: ran {micros(a['runtime'])} (severity {a['severity']}, "
+                     f"score {a['score']})",
+            "detail": f"rank {a['rank']}, thread {a['thread']}, at {when(a['entry'])}"}
+
+
+def program_run_outcome(lin, uid: str, is_run: bool) -> dict:
+    """The "what happened" box of a program run: how many anomalies Chimbuko found, the
+    most severe ones, and across systems the binary XALT saw and the job it ran in."""
+    root = lin.query("nodes", uids=[uid])[0]
+    props = root.get("properties") or {}
+    total = lin.query(COUNT_CYPHER, run=uid)[0]["anomalies"]
+    top = list(lin.query("chimbuko/run_anomalies", run=uid, limit=TOP_ANOMALIES))
+    headline = (f"{total} anomal{'y' if total == 1 else 'ies'} found by Chimbuko in "
+                f"{props.get('executable') or root['name']}")
+    if top:
+        headline += f"; most severe: {short_function(top[0]['function'])} on rank {top[0]['rank']}"
+    across = []
+    links = [r for r in lin.query("cross/links_of", uid=uid)
+             if r["direction"] == "out" and r["type"] == "RAN_WITHIN"]
+    for link in links:
+        across.append(("ran within", f"{link['other_kind']} {link['other_name']}"))
+        if link["other_kind"] == "Execution":
+            across += binary_of(lin.query("xalt/run_inputs", run=link["other"]))
+    if not links:
+        across.append(("across systems", "nothing linked (run `lineage link`)"))
+    counts = [("anomalies", total, "function executions Chimbuko flagged as outliers")]
+    return outcome(root.get("status"), headline, failures=[_anomaly(a) for a in top],
+                   counts=counts, across=across, failures_title="Most severe anomalies")
+
+
+def execution_outcome(lin, uid: str, is_run: bool) -> dict:
+    """The "what happened" box of one function execution: an anomaly or not, its runtime."""
+    root = lin.query("nodes", uids=[uid])[0]
+    props = root.get("properties") or {}
+    anomalous = props.get("is_anomaly") is True
+    headline = (f"{'Anomaly' if anomalous else 'Not an anomaly'}: {root['name']}, "
+                f"{micros(props.get('runtime_inclusive'))} inclusive")
+    return outcome("failed" if anomalous else None, headline)

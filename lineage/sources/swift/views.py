@@ -7,16 +7,18 @@
 from __future__ import annotations
 
 from ..source import Section, Views
-from . import answers, crate
+from . import answers, crate, report
 from .model import FUNCTION_CALL, SCRIPT_RUN
 
 VIEWS = Views(
     run_sections={SCRIPT_RUN.label: [
-        Section("Parts of the run", "run_members", "run"),
+        Section("Across systems (lineage link)", "cross/run_chain", "run",
+                ("job", "how", "executable_path", "anomaly_count")),
+        Section("Parts of the run", "run_members", "run", ("kind", "name", "status")),
         Section("Datasets of the run (value or file, made by, used by)", "swift/run_datasets",
-                "run"),
-        Section("Across systems (lineage link)", "cross/run_chain", "run"),
+                "run", ("dataset", "role", "value", "filename")),
     ]},
+    outcomes={SCRIPT_RUN.label: report.script_run_outcome},
     # a Swift run draws its data flow: datasets are not PART_OF a run, they are what its
     # calls USED and what WAS_GENERATED_BY them
     run_graphs={SCRIPT_RUN.label: (

@@ -7,16 +7,20 @@
 from __future__ import annotations
 
 from ..source import Section, Views
-from . import answers, crate
+from . import answers, crate, report
 from .model import EXECUTABLE, EXECUTION, LIBRARY
 
 VIEWS = Views(
     run_sections={EXECUTION.label: [
-        Section("What it ran: executable and libraries", "xalt/run_inputs", "run"),
-        Section("How its program was built", "xalt/run_build", "run"),
-        Section("Packages", "xalt/run_packages", "run"),
-        Section("Across systems (lineage link)", "cross/links_of", "uid"),
+        Section("Across systems (lineage link)", "cross/links_of", "uid",
+                ("type", "other_kind", "other_name", "rule")),
+        Section("What it ran: executable and libraries", "xalt/run_inputs", "run",
+                ("role", "path")),
+        Section("How its program was built", "xalt/run_build", "run",
+                ("path", "compiler", "build_user", "build_date")),
+        Section("Packages", "xalt/run_packages", "run", ("package", "version")),
     ]},
+    outcomes={EXECUTION.label: report.execution_outcome},
     node_sections={
         LIBRARY.label: [Section("Runs that loaded it or were linked with it",
                                 "xalt/library_users", "library")],

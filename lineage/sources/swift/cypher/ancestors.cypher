@@ -2,6 +2,7 @@
 // purpose: SPQL ancestors(): every dataset and function call upstream of a Swift dataset or function call, following what calls used and what produced datasets (dataset_in / dataset_out, constructors included), with each ancestor's shortest distance.
 // param uid: string, required. The uid of the start node (a Swift dataset or function call). Example: "swift:dataset:tag:benc@ci.uchicago.edu,2008:swift:dataset:20090316-1729-x8j87htb:720000000020"
 // param max_depth: integer, optional (default null = no limit). Keep only ancestors at most this many hops away (up to 100, the search itself stops there). Example: 4
+// pick uid: MATCH (d:Dataset)-[:WAS_GENERATED_BY]->(:FunctionCall) RETURN d.uid ORDER BY d.uid LIMIT 1
 // returns: uid, id, kind, name, depth
 // note: `min(length(p))` over a variable-length pattern lets the planner prune (VarLengthExpand(Pruning,BFS)): cost
 //       follows nodes and edges, not paths. The branches bound the search at max_depth, as in `ancestors`.

@@ -2,6 +2,7 @@
 // purpose: Every dataset and function call downstream of a Swift dataset or function call (what used it, what it produced, transitively), with each descendant's shortest distance: the mirror of swift/ancestors.
 // param uid: string, required. The uid of the start node (a Swift dataset or function call). Example: "swift:dataset:tag:benc@ci.uchicago.edu,2008:swift:dataset:20090316-1729-x8j87htb:720000000013"
 // param max_depth: integer, optional (default null = no limit). Keep only descendants at most this many hops away (up to 100, the search itself stops there). Example: 2
+// pick uid: MATCH (d:Dataset)<-[:USED]-(:FunctionCall) RETURN d.uid ORDER BY d.uid LIMIT 1
 // returns: uid, id, kind, name, depth
 // note: pruning breadth-first expand, as swift/ancestors.
 MATCH (start:Lineage {uid: $uid})
