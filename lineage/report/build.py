@@ -38,7 +38,7 @@ from ..private_file import write_private
 from ..sources import registry
 from ..sources.source import Section
 from .layout import layered
-from .outcome import generic_outcome
+from ..sources.outcome import generic_outcome
 from .render import PROV_TYPES as RENDER_PROV_TYPES, render
 from .view import ReportView
 

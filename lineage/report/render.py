@@ -129,7 +129,7 @@ def render(title: str, root: dict, nodes: list[dict], edges: list[dict], tables:
     it is not the run's PART_OF parts (a Swift run's data flow); ``details`` (``{"total",
     "limit", "steps", "anomalies": {uid: {..., "stack", "window"}}}``: a Chimbuko program
     run's, from its source's panel) adds a clicked anomaly's stack and window. ``outcome``
-    (:func:`lineage.report.outcome.outcome`) fills the "what happened" box on top."""
+    (:func:`lineage.sources.outcome.outcome`) fills the "what happened" box on top."""
     placed = bool(nodes) and all("x" in n and "y" in n for n in nodes)
     if layout is None:
         layout = "layered" if placed else ("vis" if hierarchical else "physics")

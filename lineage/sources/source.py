@@ -88,7 +88,7 @@ class Overview(NamedTuple):
 
 
 #: ``outcome(lin, uid, is_run)``: what a report's "what happened" box says of a node of one
-#: kind, as :class:`lineage.report.outcome.Outcome` takes it: ``headline``, ``status``,
+#: kind, as :class:`lineage.sources.outcome.Outcome` takes it: ``headline``, ``status``,
 #: ``failures`` (``{"name", "uid", "error", "detail"}``: what failed, with its deciding error
 #: line), ``blocked`` (what it kept from running), ``counts`` (``(what is counted, number,
 #: how it is counted)``), ``across`` (``(label, value)``: binary, libraries, anomalies).

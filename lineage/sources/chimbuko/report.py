@@ -16,7 +16,7 @@ the epoch), runtimes get their unit; the page writes every value with ``textCont
 from __future__ import annotations
 
 from ...humanize import human
-from ...report.outcome import binary_of, outcome
+from ..outcome import binary_of, outcome
 
 #: Anomalies of a run whose call stack and window the page carries, most severe first (the
 #: order of ``chimbuko/run_anomalies``); a click on any other anomaly says it is not included.

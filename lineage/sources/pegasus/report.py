@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ...report.outcome import across_systems, deciding_line, outcome
+from ..outcome import across_systems, deciding_line, outcome
 from .model import INVOCATION, JOB, TASK, WORKFLOW
 
 #: Characters of stdout / stderr kept per attempt (the end: where the error usually is).

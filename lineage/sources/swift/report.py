@@ -1,14 +1,14 @@
 """What a Swift script run's report says first: its status, its failed app executions, its
 calls by outcome and, across systems, the programs XALT saw its apps run.
 
->>> from lineage.report.outcome import outcome
+>>> from lineage.sources.outcome import outcome
 >>> outcome("failed", "x")["failures_title"]
 'What failed'
 """
 
 from __future__ import annotations
 
-from ...report.outcome import across_systems, outcome, status_counts
+from ..outcome import across_systems, outcome, status_counts
 
 
 def script_run_outcome(lin, uid: str, is_run: bool) -> dict:

@@ -7,7 +7,7 @@ the job it ran within and the anomalies Chimbuko found in it.
 
 from __future__ import annotations
 
-from ...report.outcome import binary_of, outcome
+from ..outcome import binary_of, outcome
 
 #: Anomalies of the Chimbuko runs that ran within one XALT run (``lineage link``).
 ANOMALIES_CYPHER = """
