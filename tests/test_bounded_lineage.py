@@ -152,8 +152,9 @@ def test_the_cli_shows_a_page_and_sums_up_the_rest(loaded, cli_env):
 
     def cli(*args):
         done = subprocess.run([sys.executable, "-m", "lineage", "query", "ancestors", "-p",
-                               f"uid={uid}", *args], env=cli_env, capture_output=True,
-                              text=True, timeout=120)
+                               f"uid={uid}", *args], env=dict(cli_env, COLUMNS="250"),
+                              capture_output=True, text=True, timeout=120)
+        # a terminal wide enough for the table: a narrower one shows a column per line
         assert done.returncode == 0, done.stderr
         return done.stdout.splitlines()
 
