@@ -77,10 +77,11 @@ def test_demo_into_current_graph_loads_the_campaign_and_writes_reports(lin, cli_
     from . import demo_scenario as demo
 
     proc = run(cli_env, "demo", "--into-current-graph", "-o", str(tmp_path / "reports"))
-    reports = [line.split("report: ", 1)[1] for line in proc.stdout.splitlines()
-               if line.startswith("report: ")]
+    reports = sorted(str(p) for p in (tmp_path / "reports").glob("*.html")
+                     if p.name != "index.html")
     runs = lin.query("runs")
     assert runs and len(reports) == len(runs) == 17
+    assert "(17, one per run, listed in index.html)" in proc.stdout
     html = open(reports[0], encoding="utf-8").read()
     assert "vis.Network" in html and "<script src=" not in html
     statuses = [r["s"] for r in lin.query("MATCH (l:Load) RETURN l.status AS s")]
