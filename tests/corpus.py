@@ -88,7 +88,9 @@ def derived() -> Path:
     - ``prov/blackdiamond-4.0.provn``: its first 15 nodes and their relationships as
       ``lineage export --format prov-n`` writes them (small: the fuzz tests parse it often);
     - ``prov/blackdiamond-4.0.provx``: that PROV-N document as the ``prov`` package writes it
-      in PROV-XML (another tool's document, for the PROV-XML reader).
+      in PROV-XML (another tool's document, for the PROV-XML reader);
+    - ``rocrate/blackdiamond/ro-crate-metadata.json``: blackdiamond-4.0.bp's jobs as another
+      producer's Workflow Run Crate (a CreateAction per job, its files), no lineage terms.
     """
     out = scratch() / "derived"
     if SAMPLES.is_dir():
@@ -96,7 +98,34 @@ def derived() -> Path:
         _xalt_syslog(out / "xalt" / "stampede2.xalt.log")
         _chimbuko_shard(out / "chimbuko" / "provdb.0.unqlite")
         _prov_json(out / "prov" / "blackdiamond-4.0.prov.json")
+        _run_crate(out / "rocrate" / "blackdiamond" / "ro-crate-metadata.json")
     return out
+
+
+def _run_crate(out: Path) -> None:
+    import re
+
+    text = (SAMPLES / "pegasus" / "blackdiamond-4.0.bp").read_text()
+    jobs = sorted(set(re.findall(r"event=stampede\.job\.info .*?job\.id=(\S+)", text)))
+    files = sorted(set(re.findall(r"lfn\.id=(\S+)", text)))
+    graph = [
+        {"@id": "ro-crate-metadata.json", "@type": "CreativeWork", "about": {"@id": "./"},
+         "conformsTo": {"@id": "https://w3id.org/ro/crate/1.1"}},
+        {"@id": "./", "@type": "Dataset", "name": "blackdiamond",
+         "mainEntity": {"@id": "blackdiamond.dax"}},
+        {"@id": "blackdiamond.dax", "@type": ["File", "SoftwareSourceCode",
+                                              "ComputationalWorkflow"], "name": "blackdiamond"},
+        *({"@id": name, "@type": "File", "name": name} for name in files),
+    ]
+    for n, job in enumerate(jobs):
+        graph.append({"@id": f"#run-{job}", "@type": "CreateAction", "name": job,
+                      "instrument": {"@id": "blackdiamond.dax"},
+                      "actionStatus": {"@id": "http://schema.org/CompletedActionStatus"},
+                      "object": [{"@id": files[n % len(files)]}] if files else [],
+                      "result": [{"@id": files[(n + 1) % len(files)]}] if files else []})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"@context": "https://w3id.org/ro/crate/1.1/context",
+                               "@graph": graph}, indent=1))
 
 
 def _pegasus_jsonl(out: Path) -> None:

@@ -257,9 +257,9 @@ def test_batches_are_bounded_in_bytes_too(lin):
     sent = []
     original = writer._write_nodes
 
-    def counting(tx, groups, tag):
+    def counting(tx, groups, tag, *rest):
         sent.append(sum(len(rows) for rows in groups.values()))
-        return original(tx, groups, tag)
+        return original(tx, groups, tag, *rest)
 
     host = model.kind("Host")
     nodes = [Node(host, host.uid(f"n{i}"), {"name": f"n{i}", "uname": "x" * 200_000})
