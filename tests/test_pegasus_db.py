@@ -176,7 +176,7 @@ def test_missing_columns_are_an_error_or_a_warning_naming_them(tmp_path):
     _damaged_db(db)
     assert detect(db).name == "pegasus-stampede-db"
     with pytest.raises(ParseError, match=r"damaged.stampede.db:table workflow: expected a "
-                                         r"column dag_file_name"):
+                                         r"column workflow.dag_file_name"):
         load(db)
     report = LoadReport(str(db), "pegasus-stampede-db", lenient=True)
     recs = list(parse(db, report))
