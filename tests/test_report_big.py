@@ -168,16 +168,17 @@ def test_pegasus_run_view_timeline_tables_and_attempts(lin, tmp_path):
                     assert text[-2000:] in " ".join(shown)
         screenshot(page, "report-pegasus-attempts.png")
         # sortable tables: the job table sorted by a header click, then reversed
-        table = page.locator("table.section").filter(has=page.locator("th", has_text="parents")).first
-        ids = table.locator("tbody tr td:nth-child(2)").all_inner_texts()
+        # (the Jobs table: its key columns job_id, status, attempts, duration, host)
+        table = page.locator("table.section").filter(has=page.locator("th", has_text="duration")).first
+        ids = table.locator("tbody tr td:nth-child(1)").all_inner_texts()
         in_order = ("(xs) => xs.every((x, i) => i === 0 || "
                     "xs[i - 1].localeCompare(x, undefined, {numeric: true}) <= 0)")
         assert len(ids) > 3 and not page.evaluate(in_order, ids)  # not already sorted
         table.locator("th", has_text="job_id").click()
-        asc = table.locator("tbody tr td:nth-child(2)").all_inner_texts()
+        asc = table.locator("tbody tr td:nth-child(1)").all_inner_texts()
         assert sorted(asc) == sorted(ids) and page.evaluate(in_order, asc)
         table.locator("th", has_text="job_id").click()
-        assert table.locator("tbody tr td:nth-child(2)").all_inner_texts() == asc[::-1]
+        assert table.locator("tbody tr td:nth-child(1)").all_inner_texts() == asc[::-1]
         # numbers sort by value (data-v), not as text
         col = page.evaluate("(t) => Array.from(t.querySelectorAll('thead th')).findIndex(th => th.textContent === 'attempts')", table.element_handle())
         table.locator("th", has_text="attempts").first.click()
