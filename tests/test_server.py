@@ -86,7 +86,7 @@ def test_cli_status_json(test_state_dir):
 def test_missing_java_is_explained(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("JAVA_HOME", raising=False)
-    monkeypatch.setenv("LINEAGE_JAVA", str(tmp_path / "nojava"))
+    monkeypatch.delenv("LINEAGE_JAVA", raising=False)  # set but wrong is its own error
     monkeypatch.setattr(server, "_java_major", lambda java: None)
     with pytest.raises(server.ServerError, match="apt-get install openjdk-17"):
         server.find_java()
@@ -106,7 +106,7 @@ def test_private_paths_are_private_whatever_the_umask(tmp_path):
     try:
         nested = tmp_path / "a" / "b" / "state"
         server._make_private_dir(nested)
-        server._write_private(nested / "password", "secret\n")
+        server.write_private(nested / "password", "secret\n")
     finally:
         os.umask(old)
     for d in (tmp_path / "a", tmp_path / "a" / "b", nested):
