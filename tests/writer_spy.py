@@ -11,9 +11,9 @@ def rows_sent(monkeypatch, write: str = "_write_edges", only=lambda key: True) -
     sent: list[int] = []
     real = getattr(writer_module, write)
 
-    def spy(tx, groups, tag):
+    def spy(tx, groups, tag, *rest):
         sent.append(sum(len(rows) for key, rows in groups.items() if only(key)))
-        return real(tx, groups, tag)
+        return real(tx, groups, tag, *rest)
 
     monkeypatch.setattr(writer_module, write, spy)
     return sent

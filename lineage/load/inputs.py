@@ -96,8 +96,8 @@ def walk(top: Path, source: str = "auto") -> Iterator[Input]:
     read (a directory that may not be listed, a name that is not UTF-8, a path too long) is
     an input with its ``problem``, so it is reported and counted while the rest is loaded.
 
-    >>> [i.path.rsplit("/", 1)[1] for i in walk(Path(__file__).parent)][:2]
-    ['__init__.py', 'collector.py']
+    >>> [i.path.rsplit("/", 1)[1] for i in walk(Path(__file__).parent)][:1]
+    ['__init__.py']
     """
     stack = [str(top)]
     while stack:
