@@ -24,6 +24,7 @@ import pytest
 
 from lineage import server
 from lineage.api import Lineage
+from lineage import bulk as bulk_package
 from lineage.bulk import BulkRefused, admin
 from lineage.bulk.csv import ARRAY_DELIMITER, csv_field, write_csv
 from lineage.bulk.fold import FoldedGraph, FoldingStore
@@ -337,6 +338,9 @@ def test_an_import_with_no_stop_begun_before_ends_with_the_server_all_up(bulk_li
         admin.import_full(BULK_STATE, files.nodes, files.relationships, ARRAY_DELIMITER,
                            report=work / "import.report", id_type=files.id_type)
         assert awaited == [1]
+        # the import replaced the database: a new driver, as a bulk load makes (the old one's
+        # bookmarks name transactions the new database never reaches)
+        bulk_package.reconnect(bulk_lin, BULK_STATE)
         with urllib.request.urlopen(server.status(BULK_STATE)["browser_url"],
                                     timeout=10) as page:
             assert page.status == 200

@@ -131,7 +131,7 @@ def _bulk_load(lin, paths: list, source: str, progress: Progress | None,
                 raise
             log.warning("%s", exc)  # the error already on its way stays the news
         if lin.graph is graph_before:
-            _reconnect(lin, state)
+            reconnect(lin, state)
 
 
 def remove_leftovers(paths: server.ServerPaths) -> None:
@@ -241,7 +241,7 @@ def _finish(lin, state: Path, fold: Fold, loaded: list, options: LoadOptions,
             shutil.rmtree(work, ignore_errors=True)
     else:
         stopping.restart()
-    _reconnect(lin, state)
+    reconnect(lin, state)
     driver, database = lin.graph.driver, lin.graph.database
     server.record_bulk_step(server.ServerPaths.under(state),
                             "creating constraints and recording its loads")
@@ -282,7 +282,7 @@ CALL (row) {
 """
 
 
-def _reconnect(lin, state: Path) -> None:
+def reconnect(lin, state: Path) -> None:
     """After the restart: a new driver (the old one's bookmarks name transactions of the
     database the import replaced, which the new one never reaches), on the server's port."""
     from ..server.connection import Graph, Settings
