@@ -105,3 +105,17 @@ def run_cli(env: dict, *args: str, check: bool = True) -> subprocess.CompletedPr
     if check:
         assert proc.returncode == 0, proc.stderr
     return proc
+
+
+@pytest.fixture(scope="module")
+def demo_campaign(session_lineage, tmp_path_factory):
+    """The demo campaign loaded and linked, as ``lineage demo`` does it (once per module;
+    the graph emptied after)."""
+    from . import demo_scenario
+
+    lin = session_lineage
+    lin.reset(force=True)
+    demo_scenario.load(lin, tmp_path_factory.mktemp("campaign"))
+    lin.link()
+    yield lin
+    lin.reset(force=True)

@@ -9,18 +9,8 @@ from lineage.query import templates
 from lineage.query.examples import example_values
 from lineage.query.templates import uid_prefix
 
-from . import demo_scenario as demo
 from .test_browser_guide import _guide_params, _run
 
-
-@pytest.fixture(scope="module")
-def demo_graph(session_lineage, tmp_path_factory):
-    lin = session_lineage
-    lin.reset(force=True)
-    demo.load(lin, tmp_path_factory.mktemp("campaign"))
-    lin.link()
-    yield lin
-    lin.reset(force=True)
 
 
 def _rows(lin, template, params) -> list:
@@ -46,11 +36,11 @@ def has_matches(lin, template) -> bool:
 
 
 @pytest.mark.parametrize("template", guide.ordered(), ids=lambda t: t.name)
-def test_every_slide_finds_rows_when_the_campaign_has_matches(demo_graph, template):
-    params = _guide_params(demo_graph, template)
-    records, _, keys = _run(demo_graph, template, params)
+def test_every_slide_finds_rows_when_the_campaign_has_matches(demo_campaign, template):
+    params = _guide_params(demo_campaign, template)
+    records, _, keys = _run(demo_campaign, template, params)
     assert list(keys) == template.returns
-    if has_matches(demo_graph, template):
+    if has_matches(demo_campaign, template):
         assert records, f"the guide's example of {template.name} finds nothing with {params}"
 
 

@@ -1,9 +1,8 @@
-"""Every report kind of the demo campaign, opened in real Chromium at 1,400 x 1,000: the
+"""Every report kind of the demo demo_campaign, opened in real Chromium at 1,400 x 1,000: the
 answer (the failing job's error line, the most severe anomaly, the binary) is visible without
 scrolling, no table is wider than its panel, and hovering a node shows its tooltip in both
 renderers (vis-network and the page's own canvas)."""
 
-import pytest
 
 from lineage.report.build import report_data
 from lineage.report.render import render
@@ -15,16 +14,6 @@ from .test_report_browser import _open
 VIEWPORT = (1400, 1000)
 ERROR_LINE = "analyze: -n 0: the number of histogram bins must be at least 1"
 
-
-@pytest.fixture(scope="module")
-def campaign(session_lineage, tmp_path_factory):
-    """The demo campaign loaded and linked, as `lineage demo` does it."""
-    lin = session_lineage
-    lin.reset(force=True)
-    demo.load(lin, tmp_path_factory.mktemp("campaign"))
-    lin.link()
-    yield lin
-    lin.reset(force=True)
 
 
 def _visible(page, selector: str) -> dict:
@@ -56,9 +45,9 @@ def _hover_tip(page, uid: str, expect: str):
 
 
 
-def test_failed_workflow_says_why_first(campaign, tmp_path):
+def test_failed_workflow_says_why_first(demo_campaign, tmp_path):
     uid = demo.workflow(demo.SECOND)
-    out = campaign.report(uid, tmp_path / "wf.html")
+    out = demo_campaign.report(uid, tmp_path / "wf.html")
     with chromium(viewport=VIEWPORT) as context:
         page, errors, _ = _open(context, tmp_path / "wf.html")
         box = _visible(page, "#answer .error-line")
@@ -76,9 +65,9 @@ def test_failed_workflow_says_why_first(campaign, tmp_path):
         assert errors == [] and box["height"] > 0 and out
 
 
-def test_canvas_renderer_shows_tooltips_too(campaign, tmp_path):
+def test_canvas_renderer_shows_tooltips_too(demo_campaign, tmp_path):
     uid = demo.workflow(demo.SECOND)
-    page_html = render(**{**report_data(campaign, uid), "renderer": "canvas"})
+    page_html = render(**{**report_data(demo_campaign, uid), "renderer": "canvas"})
     (tmp_path / "canvas.html").write_text(page_html)
     with chromium(viewport=VIEWPORT) as context:
         page, errors, _ = _open(context, tmp_path / "canvas.html")
@@ -89,9 +78,9 @@ def test_canvas_renderer_shows_tooltips_too(campaign, tmp_path):
         assert errors == []
 
 
-def test_job_lineage_says_why_first(campaign, tmp_path):
+def test_job_lineage_says_why_first(demo_campaign, tmp_path):
     uid = demo.job(demo.SECOND, "analyze_ID0000004")
-    campaign.report(uid, tmp_path / "job.html")
+    demo_campaign.report(uid, tmp_path / "job.html")
     with chromium(viewport=VIEWPORT) as context:
         page, errors, _ = _open(context, tmp_path / "job.html")
         _visible(page, "#answer .error-line")
@@ -101,9 +90,9 @@ def test_job_lineage_says_why_first(campaign, tmp_path):
         assert errors == []
 
 
-def test_chimbuko_run_shows_the_anomaly_first(campaign, tmp_path):
-    campaign.report(demo.CHIMBUKO_RUN, tmp_path / "chimbuko.html")
-    top = campaign.query("chimbuko/run_anomalies", run=demo.CHIMBUKO_RUN, limit=1)[0]
+def test_chimbuko_run_shows_the_anomaly_first(demo_campaign, tmp_path):
+    demo_campaign.report(demo.CHIMBUKO_RUN, tmp_path / "chimbuko.html")
+    top = demo_campaign.query("chimbuko/run_anomalies", run=demo.CHIMBUKO_RUN, limit=1)[0]
     with chromium(viewport=VIEWPORT) as context:
         page, errors, _ = _open(context, tmp_path / "chimbuko.html")
         _visible(page, "#answer-failures li")
@@ -119,8 +108,8 @@ def test_chimbuko_run_shows_the_anomaly_first(campaign, tmp_path):
         assert errors == []
 
 
-def test_swift_run_answer_first(campaign, tmp_path):
-    campaign.report(demo.SWIFT_RUN, tmp_path / "swift.html")
+def test_swift_run_answer_first(demo_campaign, tmp_path):
+    demo_campaign.report(demo.SWIFT_RUN, tmp_path / "swift.html")
     with chromium(viewport=VIEWPORT) as context:
         page, errors, _ = _open(context, tmp_path / "swift.html")
         _visible(page, "#answer-across")
@@ -133,10 +122,10 @@ def test_swift_run_answer_first(campaign, tmp_path):
         assert errors == []
 
 
-def test_xalt_run_answer_first(campaign, tmp_path):
-    uid = next(r["uid"] for r in campaign.query("runs") if r["kind"] == "Execution"
+def test_xalt_run_answer_first(demo_campaign, tmp_path):
+    uid = next(r["uid"] for r in demo_campaign.query("runs") if r["kind"] == "Execution"
                and r["name"].startswith("analyze"))
-    campaign.report(uid, tmp_path / "xalt.html")
+    demo_campaign.report(uid, tmp_path / "xalt.html")
     with chromium(viewport=VIEWPORT) as context:
         page, errors, _ = _open(context, tmp_path / "xalt.html")
         _visible(page, "#answer-across")
