@@ -172,14 +172,19 @@ def _hostile_bp(data: bytes) -> bytes:
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
+JSON_LD_NAMES = {"@id", "@type", "@context"}
+
+
 def _hostile_json(data: bytes) -> bytes:
+    """Every string value suffixed, except JSON-LD keywords' values (``@id``, ``@type``,
+    ``@context``: an RO-Crate's structure, names rather than values)."""
     def walk(value):
         if isinstance(value, str):
             return value if not value or NUMERIC.match(value) else value + SUFFIX
         if isinstance(value, list):
             return [walk(v) for v in value]
         if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
+            return {k: v if k in JSON_LD_NAMES else walk(v) for k, v in value.items()}
         return value
 
     return json.dumps(walk(json.loads(data)), ensure_ascii=False).encode("utf-8")
