@@ -678,6 +678,30 @@ class _Builder:
                  for k, v in params.items()}
         yield from self._function(pid, fid, rec.get("func_name"), props)
 
+    def feed(self, records: Iterable[Any], default: str | None) -> Iterator[Record]:
+        """The lineage records of ``records`` (``default``: their collection, when known)."""
+        report = self.report
+        for index, rec in enumerate(records):
+            kind = classify(rec)
+            try:
+                if kind == "event":
+                    yield from self.event(rec, default if default in EVENT_COLLECTIONS else None)
+                elif kind == "metadata":
+                    yield from self.metadata(rec)
+                elif kind == "func_stats":
+                    yield from self.func_stats(rec)
+                elif kind == "counter_stats":
+                    yield from self.counter_stats_rec(rec)
+                elif kind == "ad_model":
+                    yield from self.ad_model(rec)
+                elif isinstance(rec, dict):
+                    report.unknown_item(f"record with keys {','.join(sorted(rec)[:6])}")
+                else:
+                    report.skip(report.path, f"record {index}",
+                                "a JSON object (a provenance record)", repr(rec)[:80])
+            except _Bad as bad:
+                report.skip(report.path, f"record {index}", bad.expected, bad.found)
+
     def finish(self) -> Iterator[Record]:
         """Ranks with their metadata, programs with their counter statistics."""
         for (pid, rid), entry in sorted(self.meta.items()):
@@ -713,32 +737,22 @@ def parse_records(records: Iterable[Any], report: LoadReport, hints: Hints = Hin
     executions; without it the record's own call-stack entry decides.
     """
     builder = _Builder(report, hints)
-    default = collection or hints.collection
-    for index, rec in enumerate(records):
-        kind = classify(rec)
-        try:
-            if kind == "event":
-                coll = default if default in EVENT_COLLECTIONS else None
-                yield from builder.event(rec, coll)
-            elif kind == "metadata":
-                yield from builder.metadata(rec)
-            elif kind == "func_stats":
-                yield from builder.func_stats(rec)
-            elif kind == "counter_stats":
-                yield from builder.counter_stats_rec(rec)
-            elif kind == "ad_model":
-                yield from builder.ad_model(rec)
-            elif isinstance(rec, dict):
-                report.unknown_item(f"record with keys {','.join(sorted(rec)[:6])}")
-            else:
-                report.skip(report.path, f"record {index}", "a JSON object (a provenance record)",
-                            repr(rec)[:80])
-        except _Bad as bad:
-            report.skip(report.path, f"record {index}", bad.expected, bad.found)
+    yield from builder.feed(records, collection or hints.collection)
     yield from builder.finish()
 
 
-# ---------------------------------------------------------------- JSON files (streamed)
+def parse_collections(collections: Iterable[tuple[str, Iterable[Any]]],
+                      report: LoadReport) -> Iterator[Record]:
+    """:func:`parse_records` of several collections of one shard, ``(name, records)`` in
+    turn, through one builder: an execution that the anomalies' windows and the normal
+    executions' windows both hold is stated once, as it is within one collection (a shard's
+    two event collections share most of their windows' executions)."""
+    builder = _Builder(report, Hints())
+    for name, records in collections:
+        yield from builder.feed(records, name)
+    yield from builder.finish()
+
+
 def _first_char(fh) -> bytes:
     while True:
         ch = fh.read(1)
@@ -856,17 +870,26 @@ UNQLITE_PAGE = 4096  # UNQLITE_DEFAULT_PAGE_SIZE: the page size of the files Chi
 
 
 def collection_records(db, name: str) -> Iterator[dict]:
-    """The records of one collection of an open UnQLite database, fetched one at a time."""
+    """The records of one collection of an open UnQLite database: walked with the
+    collection's cursor (one Jx9 program for the whole walk: 2-8 times as fast as fetching
+    each record by its id, which runs a program per record), then, should the walk have
+    stopped short of the collection's own count (a damaged file), the ids it did not give
+    fetched one at a time."""
     coll = db.collection(name)
     if not coll.exists():
         return
-    last = coll.last_record_id()
-    if last is None:
+    given: set = set()
+    for rec in coll:
+        given.add(rec.get("__id") if isinstance(rec, dict) else None)
+        yield rec
+    if len(given) >= len(coll):
         return
-    for record_id in range(int(last) + 1):
-        rec = coll.fetch(record_id)
-        if rec is not None:
-            yield rec
+    last = coll.last_record_id()
+    for record_id in range(int(last) + 1 if last is not None else 0):
+        if record_id not in given:
+            rec = coll.fetch(record_id)
+            if rec is not None:
+                yield rec
 
 
 def _read_into(path: str, conn) -> None:
@@ -972,6 +995,21 @@ class _ShardReader:
         self.conn.close()
 
 
+def _each_collection(reader: _ShardReader, present: list[str], path: Path,
+                     report: LoadReport) -> Iterator[tuple[str, Iterator[dict]]]:
+    """``(name, records)`` of each collection the reader sends, in turn; a collection that
+    gave fewer records than its own count is reported (a truncated or damaged file)."""
+    for name in present:
+        counted = [0, None]
+        yield name, reader.records(counted)
+        if reader.failed:
+            return
+        if counted[0] != counted[1]:  # a truncated or damaged file loses records, not the count
+            report.skip(str(path), f"collection {name}",
+                        f"its {counted[1]} records (the collection's own count)",
+                        f"{counted[0]} readable: the file is truncated or damaged")
+
+
 def parse_unqlite(path: Path, report: LoadReport) -> Iterator[Record]:
     """Records of a provenance database shard or of the global database."""
     reader = _ShardReader(Path(path), report)
@@ -985,15 +1023,9 @@ def parse_unqlite(path: Path, report: LoadReport) -> Iterator[Record]:
                         + ", ".join(MAIN_COLLECTIONS + GLOBAL_COLLECTIONS), "none of them")
             return
         report.extra["collections"] = present
-        for name in present:
-            counted = [0, None]
-            yield from parse_records(reader.records(counted), report, collection=name)
-            if reader.failed:
-                return
-            if counted[0] != counted[1]:  # a truncated or damaged file loses records, not the count
-                report.skip(str(path), f"collection {name}",
-                            f"its {counted[1]} records (the collection's own count)",
-                            f"{counted[0]} readable: the file is truncated or damaged")
+        yield from parse_collections(_each_collection(reader, present, path, report), report)
+        if reader.failed:
+            return
         if Path(path).stat().st_size % UNQLITE_PAGE:
             report.warn(f"{path}: {Path(path).stat().st_size} bytes is not a whole number of "
                         f"{UNQLITE_PAGE}-byte UnQLite pages: the file may be truncated")
