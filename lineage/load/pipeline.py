@@ -219,7 +219,8 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
     early = None
     if overlapping(item, options, before) and not fmt.agree:  # agree: checked before writing
         early = EarlyNodes(writer, tag, lambda: loads.begin_write(
-            driver, database, lid, tag, result.input, result.format))
+            driver, database, lid, tag, result.input, result.format),
+            edges=edges_while_reading(fmt.source))
     try:
         spool = parse_to_spool(item, report, Spool(early=early))
     except BaseException as exc:
@@ -279,6 +280,18 @@ def overlapping(item: Input, options: LoadOptions, before: "loads.Previous") -> 
         return os.stat(item.path).st_size >= limit
     except OSError:
         return False
+
+
+def edges_while_reading(source: str) -> bool:
+    """Whether an overlapping load of ``source`` writes its relationships while reading
+    too: unless the source has kinds with identity properties (their nodes, and whatever
+    hangs off them, are checked against other loads after the reading).
+
+    >>> edges_while_reading("chimbuko"), edges_while_reading("xalt")
+    (True, False)
+    """
+    return not any(kind.identity for kind in model.NODE_KINDS.values()
+                   if kind.source == source)
 
 
 def _options(options: LoadOptions | None, lenient: bool) -> LoadOptions:

@@ -80,6 +80,7 @@ class Spool:
         self._early_buf: list[tuple] = []
         self._node_buf: list[tuple] = []
         self._edge_buf: list[tuple] = []
+        self._early_edge_buf: list[tuple] = []
         self.node_counts: dict[str, int] = {}
         self.edge_counts: dict[str, int] = {}
 
@@ -125,14 +126,36 @@ class Spool:
 
     def add_edge(self, rel: model.RelType, start: str, end: str, props: dict, key: str) -> None:
         props = rel.check(props)
-        check_ends(rel.name, start, end)
-        self._edge_buf.append((rel.name, start, end, props, key))
+        ends = check_ends(rel.name, start, end)
         self.edge_counts[rel.name] = self.edge_counts.get(rel.name, 0) + 1
+        early = self.early
+        if early is not None and early.edges and not (ends[0].identity or ends[1].identity):
+            self._early_edge_buf.append((rel.name, start, end, props, key))
+            if len(self._early_edge_buf) >= CHUNK_ROWS:
+                self._put_early_edges()
+            return
+        self._edge_buf.append((rel.name, start, end, props, key))
         if len(self._edge_buf) >= CHUNK_ROWS:
-            if self._node_buf:  # every node read so far is put before an edge is
-                self._put_nodes()
-            rows, self._edge_buf = self._edge_buf, []
-            self.store.put_edges(rows)
+            self._put_edges()
+
+    def _put_early_edges(self) -> None:
+        """Hand the early relationships on (their nodes first), or keep them when the
+        relationship writer has no room now."""
+        assert self.early is not None
+        rows, self._early_edge_buf = self._early_edge_buf, []
+        if self._early_buf:
+            early_nodes, self._early_buf = self._early_buf, []
+            self.early.put(early_nodes)
+        if not self.early.put_edges(rows):
+            self._edge_buf.extend(rows)
+            if len(self._edge_buf) >= CHUNK_ROWS:
+                self._put_edges()
+
+    def _put_edges(self) -> None:
+        if self._node_buf:  # every node read so far is put before an edge is
+            self._put_nodes()
+        rows, self._edge_buf = self._edge_buf, []
+        self.store.put_edges(rows)
 
     def _put_nodes(self) -> None:
         rows, self._node_buf = self._node_buf, []
@@ -140,6 +163,8 @@ class Spool:
 
     def seal(self) -> None:
         """Every record was added: the buffers are handed on, the store sealed."""
+        if self._early_edge_buf:
+            self._put_early_edges()
         if self.early is not None and self._early_buf:
             rows, self._early_buf = self._early_buf, []
             self.early.put(rows)
@@ -177,11 +202,13 @@ class Spool:
 _DECLARED = {(r.rel.name, r.start.label, r.end.label) for r in model.RELATIONS}
 
 
-def check_ends(rel: str, start_uid: str, end_uid: str) -> None:
-    """Raise :class:`~lineage.model.ModelError` unless the model declares relationship type
-    ``rel`` between the kinds of its ends (known by their uid schemes).
+def check_ends(rel: str, start_uid: str, end_uid: str) -> tuple[model.NodeKind, model.NodeKind]:
+    """The kinds of a relationship's ends (known by their uid schemes); raises
+    :class:`~lineage.model.ModelError` unless the model declares relationship type ``rel``
+    between them.
 
-    >>> check_ends("PART_OF", "pegasus:job:w:j", "pegasus:workflow:w")
+    >>> [k.label for k in check_ends("PART_OF", "pegasus:job:w:j", "pegasus:workflow:w")]
+    ['Job', 'Workflow']
     >>> check_ends("USED", "host:a", "host:b")
     Traceback (most recent call last):
     ...
@@ -191,3 +218,4 @@ def check_ends(rel: str, start_uid: str, end_uid: str) -> None:
     if start is None or end is None or (rel, start.label, end.label) not in _DECLARED:
         pattern = f"(:{start.label if start else '?'})-[:{rel}]->(:{end.label if end else '?'})"
         raise model.ModelError(rel, None, f"{pattern} is not declared in the model")
+    return start, end
