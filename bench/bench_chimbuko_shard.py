@@ -1,19 +1,25 @@
 """How long does the real XGC shard's stand-in (bench/gen_xgc_shard.py: a Chimbuko provDB
-shard with the real 74 MB shard's counts) take to load, beside an older stand-in?
+shard with the real 74 MB shard's counts) take to load, this checkout beside another?
 
-    .venv/bin/python bench/bench_chimbuko_shard.py [--old-stand-in 3c78f0a] [--base main]
+    .venv/bin/python bench/bench_chimbuko_shard.py --base main     # side by side, median of 3
+    .venv/bin/python bench/bench_chimbuko_shard.py [--old-stand-in 3c78f0a]
 
 SIZE is the percentage of the real shard's counts (100: all of them). Each run loads a
 stand-in of 1% first (untimed: the server's query plans warm, as for a user's second
 load), then the stand-in into an emptied graph with ``lin.load``; with ``--old-stand-in
 REV`` the stand-in REV's bench/gen_xgc_shard.py writes (with its defaults) too, in the same
 process, the two alternating which goes first. After the stand-in's load, the graph's counts
-of what ``gen_xgc_shard.REAL_SHARD`` counts (``graph_executions``...).
+of what ``gen_xgc_shard.REAL_SHARD`` counts (``graph_executions``...), printed at the end
+beside the real shard's. Beside the seconds, the CPU seconds the load cost Neo4j's process
+(``neo4j_cpu_s``, when the server is the managed one of ``LINEAGE_HOME``) and this process
+with its children (``python_cpu_s``: the reader, the UnQLite child, the driver): on a
+shared machine they move less with its load than the seconds do.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -60,6 +66,33 @@ def extra(ap) -> None:
     ap.add_argument("--old-stand-in", metavar="REV", help="also load REV's stand-in")
 
 
+def neo4j_cpu_seconds() -> float | None:
+    """CPU seconds the managed Neo4j's process has used so far (None: not known here)."""
+    try:
+        pid = int((Path(os.environ["LINEAGE_HOME"]) / "neo4j" / "run" / "neo4j.pid").read_text())
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (KeyError, OSError, ValueError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    """CPU seconds of this process and its finished children."""
+    return sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+               for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+
+
+def cpu_figures(lin, paths: list[str]) -> dict:
+    """:func:`harness.load_figures` with the CPU seconds of Neo4j and of this process."""
+    server, own = neo4j_cpu_seconds(), own_cpu_seconds()
+    figures = harness.load_figures(lin, paths)
+    after = neo4j_cpu_seconds()
+    figures["python_cpu_s"] = own_cpu_seconds() - own
+    if server is not None and after is not None:
+        figures["neo4j_cpu_s"] = after - server
+    return figures
+
+
 def measure(size: int, prepared: dict) -> dict:
     stand_ins = {"new": prepared["new"]}
     if prepared.get("old_stand_in"):
@@ -71,8 +104,12 @@ def measure(size: int, prepared: dict) -> dict:
         lin.load([prepared["warm"]])
         for name in order:
             lin.reset(force=True)
-            figures = harness.load_figures(lin, [stand_ins[name]])
+            out[f"load_average_{name}"] = os.getloadavg()[0]  # the minute before its load
+            figures = cpu_figures(lin, [stand_ins[name]])
             out[f"seconds_{name}"] = figures["seconds"]
+            for key in ("neo4j_cpu_s", "python_cpu_s"):
+                if key in figures:
+                    out[f"{key}_{name}"] = figures[key]
             out[f"elements_{name}"] = figures["elements"]
             out[f"megabytes_{name}"] = Path(stand_ins[name]).stat().st_size / 1e6
             if name == "new":  # what the graph holds, in the real shard's words
@@ -83,5 +120,20 @@ def measure(size: int, prepared: dict) -> dict:
     return {"seconds": out["seconds_new"], **out}
 
 
+def beside_the_real_shard(result: dict) -> list[str]:
+    """The graph's counts after the stand-in's load (medians) beside the real shard's."""
+    median = result["median"]["this"]
+    lines = ["the stand-in once loaded, beside the real shard:"]
+    for key, real in gen_xgc_shard.REAL_SHARD.items():
+        figure = median.get(f"graph_{key.replace(' ', '_')}")
+        if figure is not None:
+            scaled = real * result["size"] / 100
+            lines.append(f"  {key:16} {figure:9,.0f}   real shard {real:7,}"
+                         + (f" (x {result['size']}% = {scaled:,.0f})" if result["size"] != 100 else ""))
+    return lines
+
+
 if __name__ == "__main__":
-    harness.main(__doc__, "chimbuko_shard", measure, SIZES, prepare, extra)
+    result = harness.main(__doc__, "chimbuko_shard", measure, SIZES, prepare, extra)
+    if result:
+        print("\n".join(beside_the_real_shard(result)))
