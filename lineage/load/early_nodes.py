@@ -180,39 +180,35 @@ class EarlyNodes:
                 self._nodes_done = True
                 self._progress.notify_all()
 
-    def _written(self, rows: list[tuple]) -> None:
-        """Return once the ends of every row are written, or the node writer has ended."""
+    def _ends_written(self, row: tuple) -> None:
+        """Return once both ends of relationship ``row`` are written, or the node writer
+        has ended (the writer remembers the ids of the nodes it wrote, after each batch)."""
         ids = self._writer.ids if self._writer is not None else None
-        pending = 0
+        if self._nodes_done or ends(ids, row[1], row[2]) is not None:
+            return
         with self._progress:
-            while not self._nodes_done:
+            while not self._nodes_done and ends(ids, row[1], row[2]) is None:
                 if self._stopping or self._error is not None:
                     raise _Stop
-                while pending < len(rows) and ends(ids, rows[pending][1],
-                                                   rows[pending][2]) is not None:
-                    pending += 1
-                if pending == len(rows):
-                    return
                 self._progress.wait(1.0)
 
-    def _edges(self, first: list[tuple]) -> Iterator[Edge]:
+    def _edges(self, rows: list[tuple] | None) -> Iterator[Edge]:
         rels = model.REL_TYPES
-        rows: list[tuple] | None = first
         while rows is not None:
-            if self._stopping:
-                raise _Stop
-            for rel, start, end, props, key in rows:
+            for row in rows:
+                if self._stopping:
+                    raise _Stop
+                self._ends_written(row)
+                rel, start, end, props, key = row
                 yield Edge(rels[rel], start, end, props, key)
             rows = self._edge_queue.get()
-            if rows is not None:
-                self._written(rows)
 
     def _run_edges(self) -> None:
         try:
             first = self._edge_queue.get()
             if first is None:
                 return
-            self._written(first)  # the node writer has begun: the writer knows the load
+            self._ends_written(first[0])  # the node writer has begun: it knows the load
             assert self._writer is not None
             self._edge_stats = self._writer.write_edges(self._edges(first), self._tag)
         except _Stop:

@@ -678,9 +678,12 @@ class _Builder:
                  for k, v in params.items()}
         yield from self._function(pid, fid, rec.get("func_name"), props)
 
-    def feed(self, records: Iterable[Any], default: str | None) -> Iterator[Record]:
-        """The lineage records of ``records`` (``default``: their collection, when known)."""
+    def feed(self, records: Iterable[Any], default: str | None,
+             named: bool = False) -> Iterator[Record]:
+        """The lineage records of ``records`` (``default``: their collection, when known;
+        ``named``: a bad record is named by it, as in ``collection anomalies, record 3``)."""
         report = self.report
+        where = f"collection {default}, record " if named else "record "
         for index, rec in enumerate(records):
             kind = classify(rec)
             try:
@@ -697,10 +700,10 @@ class _Builder:
                 elif isinstance(rec, dict):
                     report.unknown_item(f"record with keys {','.join(sorted(rec)[:6])}")
                 else:
-                    report.skip(report.path, f"record {index}",
+                    report.skip(report.path, f"{where}{index}",
                                 "a JSON object (a provenance record)", repr(rec)[:80])
             except _Bad as bad:
-                report.skip(report.path, f"record {index}", bad.expected, bad.found)
+                report.skip(report.path, f"{where}{index}", bad.expected, bad.found)
 
     def finish(self) -> Iterator[Record]:
         """Ranks with their metadata, programs with their counter statistics."""
@@ -749,7 +752,7 @@ def parse_collections(collections: Iterable[tuple[str, Iterable[Any]]],
     two event collections share most of their windows' executions)."""
     builder = _Builder(report, Hints())
     for name, records in collections:
-        yield from builder.feed(records, name)
+        yield from builder.feed(records, name, named=True)
     yield from builder.finish()
 
 
