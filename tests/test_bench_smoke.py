@@ -98,3 +98,28 @@ def test_the_shard_stand_in_is_a_v0_provdb_shard(tmp_path):
         assert {m["execdata_key"] for m in rec["event_window"]["comm_window"]} <= window
     expected = gen_xgc_shard.loaded_counts(by_collection)
     assert read == {k: v for k, v in expected.items() if k in read} and read["executions"] > 0
+
+
+@needs_corpus
+def test_the_shard_stand_in_has_the_real_shards_shape():
+    """Each event record is the top of its own call stack (6-17 frames, rooted at a step's
+    ``.TAU application``) and the middle of its 21-execution window; the messages of its
+    communication window belong to executions of that window and reach the 27 ranks the
+    shard's two ranks talk to."""
+    import gen_xgc_shard
+
+    by_collection = gen_xgc_shard.collections(gen_xgc_shard.plan())
+    events = by_collection["anomalies"] + by_collection["normalexecs"]
+    depths = set()
+    peers = set()
+    for rec in events:
+        stack, window = rec["call_stack"], rec["event_window"]["exec_window"]
+        assert stack[0]["event_id"] == rec["event_id"] == window[10]["event_id"]
+        assert stack[-1]["func"] == ".TAU application"
+        depths.add(len(stack))
+        labels = {e["event_id"] for e in window}
+        for msg in rec["event_window"]["comm_window"]:
+            assert msg["execdata_key"] in labels and rec["rid"] in (msg["src"], msg["tar"])
+            peers.add(msg["tar"] if msg["type"] == "SEND" else msg["src"])
+    assert min(depths) >= 6 and max(depths) <= 17 and len(depths) > 5
+    assert len(peers) == gen_xgc_shard.ALL_RANKS - len(gen_xgc_shard.RANKS)
