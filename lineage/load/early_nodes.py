@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 
 from .. import model
 from ..model.records import Edge, Node
-from .node_ids import ends
+from .node_ids import NodeIds, ends
 from .writer import Writer, WriteStats
 
 #: chunks of node rows waiting for the writer thread (each up to ``spool.CHUNK_ROWS`` rows):
@@ -74,6 +74,9 @@ class EarlyNodes:
         self._stats = WriteStats()
         #: whether relationships may be handed over (the writer remembers its nodes' ids)
         self.edges = edges and writer is not None and writer.ids is not None
+        if self.edges:  # remembered from now on: an id it holds is one of this load's nodes
+            assert writer is not None and writer.ids is not None
+            writer.ids = NodeIds(2 * writer.ids.half)
         self._edge_queue: queue.Queue = queue.Queue(maxsize=EDGE_QUEUE_CHUNKS)
         self._edge_thread: threading.Thread | None = None
         self._edge_stats = WriteStats()
