@@ -539,7 +539,14 @@ def parse_lines(lines: Iterable[str], report: LoadReport, path: str = "<lines>")
 
 
 def _bp_events(lines: Iterable[str], report: LoadReport, path: str) -> Iterator[tuple[int, dict]]:
-    for lineno, line in enumerate(lines, start=1):
+    return bp_events(enumerate(lines, start=1), report, path)
+
+
+def bp_events(numbered: Iterable[tuple[int, str]], report: LoadReport,
+              path: str) -> Iterator[tuple[int, dict]]:
+    """Decoded events of ``(line number, line)`` pairs (a whole stream, or the lines a
+    stream grew by); malformed lines raise or (lenient) are skipped and counted."""
+    for lineno, line in numbered:
         if len(line) > MAX_LINE:
             report.skip(path, lineno, f"a line of at most {MAX_LINE} characters",
                         line[:60])
@@ -568,6 +575,35 @@ def handle_events(events: Iterable[tuple[int, dict]], report: LoadReport,
         yield from _handled(handlers, events, report, path)
     finally:  # its bound handlers make a cycle holding the whole stream state: break it, so
         handlers.handlers.clear()  # the state goes at once, not at a later full collection
+
+
+class EventStream:
+    """Stampede events read piece by piece (``lineage watch``: the lines a stream grew by):
+    the stream's state (an attempt's states so far, the workflows started, the declarations)
+    is kept from one piece to the next, so each piece's records say what the whole stream
+    says so far of what its events touched, and each piece ends with the outcomes so far.
+
+    >>> stream = EventStream()
+    >>> first = [(1, {"ts": "1", "event": "stampede.job_inst.submit.start", "xwf.id": "w",
+    ...               "job.id": "j", "job_inst.id": "1"})]
+    >>> then = [(2, {"ts": "2", "event": "stampede.job_inst.main.start", "xwf.id": "w",
+    ...              "job.id": "j", "job_inst.id": "1"})]
+    >>> _ = list(stream.records(first, LoadReport("x.bp", "pegasus-bp")))
+    >>> [r.props["states"] for r in stream.records(then, LoadReport("x.bp", "pegasus-bp"))
+    ...  if getattr(r, "kind", None) is pegasus_model.JOB_INSTANCE]
+    [['SUBMIT', 'EXECUTE']]
+    """
+
+    def __init__(self) -> None:
+        self.handlers: _Events | None = None
+
+    def records(self, events: Iterable[tuple[int, dict]], report: LoadReport,
+                path: str = "<events>") -> Iterator[Record]:
+        """The records of the next piece's decoded events (as :func:`handle_events`)."""
+        if self.handlers is None:
+            self.handlers = _Events(report)
+        self.handlers.report = report
+        yield from _handled(self.handlers, events, report, path)
 
 
 def _handled(handlers: "_Events", events: Iterable[tuple[int, dict]], report: LoadReport,
