@@ -63,3 +63,131 @@ def test_bp_in_increments_ends_as_one_load(lin, tmp_path):
     assert all(stats[n] == "loaded" for n in names)
     watched = content(lin)
     assert differences(watched, _one_load(lin, stream)) == []
+
+
+XALT = SAMPLES / "xalt"
+
+
+def _syslog_lines(record: str, key: str, chunks: int) -> list[bytes]:
+    """XALT's V:3 syslog transmission of ``record`` in ``chunks`` lines."""
+    size = -(-len(record) // chunks)
+    return [(f"Jun 29 11:48:33 c401 XALT_LOGGING_stampede2: V:3 kind:run idx:{i} nb:{chunks} "
+             f"syshost:stampede2 key:{key} value:{record[i * size:(i + 1) * size]}\n").encode()
+            for i in range(chunks)]
+
+
+@needs_corpus
+def test_syslog_record_split_across_increments(lin, tmp_path):
+    run = next(XALT.glob("run.*.json"))
+    record = " ".join(run.read_text().split())  # one line, as syslog carries it
+    log = tmp_path / "xalt.log"
+    log.write_bytes(b"Jun 29 11:48:00 c401 sshd[1]: an unrelated line\n")
+    watcher = Watcher(lin, [log], link=False)
+    lines = _syslog_lines(record, "run_strt_acc1af54", 3)
+    _grow(log, lines[0] + lines[1])
+    first = watcher.poll_once().loaded
+    assert [s.result.nodes for s in first] == [{}] or first == [], first  # nothing complete
+    assert not lin.query("MATCH (r:Run) RETURN r.uid AS uid")
+    _grow(log, lines[2])
+    [step] = watcher.poll_once().loaded
+    assert step.runs == {r["uid"] for r in lin.query("MATCH (r:Run) RETURN r.uid AS uid")}
+    assert len(step.runs) == 1
+    assert differences(content(lin), _one_load(lin, log)) == []
+
+
+@needs_corpus
+def test_new_record_files_are_loaded_once(lin, tmp_path):
+    folder = tmp_path / "xalt"
+    folder.mkdir()
+    watcher = Watcher(lin, [folder], link=False, settle=0)
+    run = next(XALT.glob("run.*.json"))
+    (folder / run.name).write_bytes(run.read_bytes())
+    assert watcher.poll_once().loaded == []  # seen once: it may still be written
+    [step] = watcher.poll_once().loaded
+    assert step.name == str((folder / run.name).resolve())
+    assert watcher.poll_once().steps == []
+    # a watcher started again finds it read (the graph has its content digest)
+    again = Watcher(lin, [folder], link=False, settle=0)
+    assert again.poll_once().steps == [] and again.poll_once().steps == []
+    assert [r["status"] for r in lin.stats()["loads"]] == ["loaded"]
+
+
+def test_malformed_line_stops_that_file_and_writes_nothing_of_it(lin, tmp_path):
+    stream = tmp_path / "w.bp"
+    good = (b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start level=Info xwf.id=w1 "
+            b"restart_count=0\n")
+    stream.write_bytes(good)
+    watcher = Watcher(lin, [stream], link=False)
+    assert len(watcher.poll_once().loaded) == 1
+    _grow(stream, b"ts=2024-01-01T00:00:01Z event=stampede.job.info xwf.id=w1 job.id=j1\n"
+                  b"this is not a BP line\n")
+    poll = watcher.poll_once()
+    assert poll.loaded == []
+    [error] = poll.errors
+    assert str(stream) in error and ":3:" in error and "key" in error, error
+    assert increments.committed_end(lin.graph.driver, None, str(stream)) == len(good)
+    assert not lin.query("MATCH (j:Job) RETURN j")  # nothing of the failed increment
+    assert watcher.poll_once().steps == []  # not followed further
+    # --lenient: the bad line is skipped and counted, the rest is loaded
+    lenient = Watcher(lin, [stream], link=False, options=lin.settings.load.with_(lenient=True))
+    [step] = lenient.poll_once().loaded
+    assert step.result.report["skipped"] and step.result.report["warning_count"] >= 1
+
+
+def test_unknown_events_are_counted_and_the_rest_loaded(lin, tmp_path):
+    stream = tmp_path / "w.bp"
+    stream.write_bytes(b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start xwf.id=w1 "
+                       b"restart_count=0\n"
+                       b"ts=2024-01-01T00:00:01Z event=stampede.xwf.future_thing xwf.id=w1\n")
+    [step] = Watcher(lin, [stream], link=False).poll_once().loaded
+    assert step.result.report["unknown"] == {"event xwf.future_thing": 1}
+    assert lin.query("MATCH (w:Workflow) RETURN w.status AS s")[0]["s"] == "running"
+
+
+def test_an_increment_is_unloaded_like_any_load(lin, tmp_path):
+    stream = tmp_path / "w.bp"
+    start = (b"ts=2024-01-01T00:00:00Z event=stampede.wf.plan xwf.id=w1 dax.label=d\n"
+             b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start xwf.id=w1 restart_count=0\n")
+    stream.write_bytes(start)
+    watcher = Watcher(lin, [stream], link=False)
+    watcher.poll_once()
+    _grow(stream, b"ts=2024-01-01T00:00:09Z event=stampede.xwf.end xwf.id=w1 status=0 "
+                  b"restart_count=0\n")
+    [step] = watcher.poll_once().loaded
+    assert lin.query("MATCH (w:Workflow) RETURN w.status AS s")[0]["s"] == "succeeded"
+    [row] = lin.unload(step.name)
+    assert row["status"] == "unloaded"
+    # what the first increment said is what the graph says again
+    assert lin.query("MATCH (w:Workflow) RETURN w.status AS s, w.end_time AS e")[0] == {
+        "s": "running", "e": None}
+    # an unloaded increment was read: the watcher does not read it again, now or restarted
+    assert watcher.poll_once().steps == []
+    assert Watcher(lin, [stream], link=False).poll_once().steps == []
+
+
+def test_an_increment_killed_mid_write_is_taken_off_before_reading_on(lin, tmp_path):
+    from lineage.load import loads
+    from lineage.load.writer import Writer
+    from lineage.model.records import Node
+    from lineage.sources.pegasus.model import WORKFLOW
+
+    stream = tmp_path / "w.bp"
+    line = b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start xwf.id=w1 restart_count=0\n"
+    stream.write_bytes(line)
+    # what a watcher killed while writing bytes 0-N leaves: its write mark, by a process
+    # that is gone, and a node written under its tag
+    name = increments.increment_name(str(stream.resolve()), 0, len(line))
+    lid = loads.load_id("pegasus-bp", name)
+    driver = lin.graph.driver
+    loads.begin_write(driver, None, lid, loads.tag_of(lid, 1), name, "pegasus-bp")
+    driver.execute_query("MATCH (l:Load {uid: $uid}) SET l.writer = $dead",
+                         uid=loads.load_uid(lid), dead=loads.this_writer().rsplit(":", 1)[0]
+                         + ":999999999")
+    Writer(driver, None).write_nodes(
+        [Node(WORKFLOW, "pegasus:workflow:half-written", {"xwf_id": "half-written"})],
+        loads.tag_of(lid, 1))
+    assert lin.query("MATCH (w:Workflow) RETURN w.uid AS uid")[0]["uid"].endswith("half-written")
+    [step] = Watcher(lin, [stream], link=False).poll_once().loaded
+    assert step.name == name
+    assert [r["uid"] for r in lin.query("MATCH (w:Workflow) RETURN w.uid AS uid")] == [
+        "pegasus:workflow:w1"]
