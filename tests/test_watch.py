@@ -191,3 +191,95 @@ def test_an_increment_killed_mid_write_is_taken_off_before_reading_on(lin, tmp_p
     assert step.name == name
     assert [r["uid"] for r in lin.query("MATCH (w:Workflow) RETURN w.uid AS uid")] == [
         "pegasus:workflow:w1"]
+
+
+def _wait(condition, what: str, deadline: float = 180.0):
+    """Wait for an observable condition (a generous deadline, not a timing assumption)."""
+    import time
+
+    until = time.monotonic() + deadline
+    while time.monotonic() < until:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"not seen within {deadline} s: {what}")
+
+
+def _ranges(lin, path: str) -> list[tuple[int, int]]:
+    rows = lin.query("MATCH (l:Load) WHERE l.path STARTS WITH $p AND l.status = 'loaded' "
+                     "RETURN l.path AS path", p=increments.name_prefix(path))
+    return sorted(increments.byte_range(r["path"]) for r in rows)
+
+
+@needs_corpus
+def test_kill_9_then_restart_gives_the_graph_of_one_load(lin, cli_env, tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    data = BLACKDIAMOND.read_bytes()
+    first, second, rest = _pieces(data, [60, 120])
+    stream = tmp_path / "run" / "blackdiamond-0.bp"
+    stream.parent.mkdir()
+    stream.write_bytes(first)
+    path = str(stream.resolve())
+    command = [sys.executable, "-m", "lineage", "watch", "--poll", "--interval", "0.1",
+               "--no-link", str(stream.parent)]
+    end = increments.committed_end
+    watcher = subprocess.Popen(command, env=cli_env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    try:
+        _wait(lambda: end(lin.graph.driver, None, path) == len(first), "the first increment")
+        _grow(stream, second)
+        _wait(lambda: end(lin.graph.driver, None, path) == len(first + second),
+              "the second increment")
+    finally:
+        watcher.send_signal(signal.SIGKILL)
+        watcher.wait()
+    assert watcher.returncode == -signal.SIGKILL
+    _grow(stream, rest)  # the jobs started in the second piece end here
+    watcher = subprocess.Popen(command, env=cli_env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        _wait(lambda: end(lin.graph.driver, None, path) == len(data), "the rest, restarted")
+    finally:
+        watcher.send_signal(signal.SIGTERM)
+        out, err = watcher.communicate(timeout=120)
+    assert watcher.returncode == 0, err
+    # every byte read exactly once, across the kill
+    ranges = _ranges(lin, path)
+    assert ranges[0][0] == 0 and ranges[-1][1] == len(data)
+    assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:])), ranges
+    assert "loaded" in out and "stopped" in err
+    watched = content(lin)
+    assert differences(watched, _one_load(lin, stream)) == []
+
+
+@needs_corpus
+def test_the_event_loop_writes_what_is_appended(lin, tmp_path):
+    import threading
+
+    data = BLACKDIAMOND.read_bytes()
+    first, rest = _pieces(data, [100])
+    stream = tmp_path / "run" / "blackdiamond-0.bp"
+    stream.parent.mkdir()
+    stream.write_bytes(first)
+    watcher = Watcher(lin, [stream.parent], link=False)
+    seen, how = [], []
+    # the interval is longer than the deadline: only the file-system event wakes the loop
+    loop = threading.Thread(target=lambda: how.append(
+        watcher.run(on_poll=seen.append, interval=3600.0)))
+    loop.start()
+    try:
+        path = str(stream.resolve())
+        _wait(lambda: increments.committed_end(lin.graph.driver, None, path) == len(first),
+              "what was there at the start")
+        _grow(stream, rest)
+        _wait(lambda: increments.committed_end(lin.graph.driver, None, path) == len(data),
+              "the appended lines")
+    finally:
+        watcher.stop()
+        loop.join(timeout=120)
+    assert how == ["events"]
+    assert sum(len(p.loaded) for p in seen) == 2

@@ -598,7 +598,6 @@ def watch(paths, source, lenient, poll, interval, once, no_link, link_every, rep
     Stops on Ctrl-C or SIGTERM after a last look.
     """
     import signal
-    import threading
 
     from ..watch.watcher import Watcher
 
@@ -611,12 +610,11 @@ def watch(paths, source, lenient, poll, interval, once, no_link, link_every, rep
             _print_poll(watcher.poll_once())  # a record file is loaded at its second look
             _print_poll(watcher.finish())
             return
-        stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: stop.set())
+            signal.signal(sig, lambda *_: watcher.stop())
         click.echo(f"watching {len(watcher.paths)} path{'s' if len(watcher.paths) != 1 else ''}"
                    "; Ctrl-C stops", err=True)
-        how = watcher.run(on_poll=_print_poll, interval=interval, poll=poll, stop=stop)
+        how = watcher.run(on_poll=_print_poll, interval=interval, poll=poll)
         click.echo(f"stopped (changes were noticed by {how})", err=True)
 
 

@@ -105,6 +105,8 @@ class Watcher:
         self.last_link = float("-inf")
         self.link_due = False
         self.runs_due: set[str] = set()
+        self.wake = threading.Event()  # set by file-system events and by stop()
+        self.stopping = False
 
     # ------------------------------------------------------------ finding files
     def _files(self) -> Iterable[str]:
@@ -192,32 +194,33 @@ class Watcher:
 
     # ------------------------------------------------------------ the loop
     def run(self, on_poll: Callable[[Poll], None] | None = None, interval: float = 2.0,
-            poll: bool = False, stop: threading.Event | None = None,
-            quiet_after_event: float = 0.05) -> str:
-        """Look after every file-system event and every ``interval`` seconds until ``stop``
-        is set; returns how changes were noticed (``events`` or ``polling``)."""
-        stop = stop or threading.Event()
-        changed = threading.Event()
-        observer = None if poll else _observer(self.paths, changed)
+            poll: bool = False, quiet_after_event: float = 0.05) -> str:
+        """Look after every file-system event and every ``interval`` seconds until
+        :meth:`stop`; returns how changes were noticed (``events`` or ``polling``)."""
+        observer = None if poll else _observer(self.paths, self.wake)
         how = "events" if observer is not None else "polling"
         log.info("watching %s by %s", ", ".join(self.paths), how)
         try:
-            while not stop.is_set():
+            while not self.stopping:
                 result = self.poll_once()
                 if on_poll is not None:
                     on_poll(result)
-                if changed.wait(interval):
-                    changed.clear()
-                    stop.wait(quiet_after_event)  # a burst of writes: one look
+                if self.wake.wait(interval) and not self.stopping:
+                    time.sleep(quiet_after_event)  # a burst of writes: one look
+                    self.wake.clear()
         finally:
             if observer is not None:
                 observer.stop()
                 observer.join()
+        result = self.finish()
         if on_poll is not None:
-            on_poll(self.finish())
-        else:
-            self.finish()
+            on_poll(result)
         return how
+
+    def stop(self) -> None:
+        """End :meth:`run` after its current look (from a signal handler or another thread)."""
+        self.stopping = True
+        self.wake.set()
 
 
 def _observer(paths: list[str], changed: threading.Event):
