@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from lineage.watch import increments
 from lineage.watch.watcher import Watcher
 
@@ -283,3 +281,48 @@ def test_the_event_loop_writes_what_is_appended(lin, tmp_path):
         loop.join(timeout=120)
     assert how == ["events"]
     assert sum(len(p.loaded) for p in seen) == 2
+
+
+def _running_workflow(now: float) -> bytes:
+    """A workflow of three jobs still running: one done, one executing, one waiting."""
+    import time
+
+    def ts(offset: float) -> str:
+        return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now + offset))
+
+    lines = [f"ts={ts(-60)} event=stampede.wf.plan xwf.id=w1 dax.label=live",
+             f"ts={ts(-60)} event=stampede.xwf.start xwf.id=w1 restart_count=0"]
+    lines += [f"ts={ts(-60)} event=stampede.job.info xwf.id=w1 job.id=j{i} type=1 "
+              f"type_desc=compute" for i in range(3)]
+    lines += [f"ts={ts(-50)} event=stampede.job_inst.submit.start xwf.id=w1 job.id=j0 "
+              f"job_inst.id=1",
+              f"ts={ts(-40)} event=stampede.job_inst.main.start xwf.id=w1 job.id=j0 "
+              f"job_inst.id=1",
+              f"ts={ts(-30)} event=stampede.job_inst.main.end xwf.id=w1 job.id=j0 "
+              f"job_inst.id=1 status=0 exitcode=0",
+              f"ts={ts(-20)} event=stampede.job_inst.submit.start xwf.id=w1 job.id=j1 "
+              f"job_inst.id=1"]
+    return "".join(line + "\n" for line in lines).encode()
+
+
+def test_the_report_of_a_running_workflow_says_so_and_reloads(lin, tmp_path):
+    import time
+
+    stream = tmp_path / "live.bp"
+    stream.write_bytes(_running_workflow(time.time()))
+    reports = tmp_path / "reports"
+    watcher = Watcher(lin, [stream], link=False, report_dir=str(reports))
+    poll = watcher.poll_once()
+    [page] = poll.reports
+    html = Path(page).read_text()
+    headline = html.split('id="answer-headline">', 1)[1].split("</p>", 1)[0]
+    assert headline.startswith("What happened: Running: 1 of 3 jobs done, last event "), headline
+    assert headline.endswith(" s ago"), headline
+    assert '<meta http-equiv="refresh" content="10">' in html
+    # once the workflow has ended, the page says so and stops reloading
+    _grow(stream, b"ts=2030-01-01T00:00:00Z event=stampede.xwf.end xwf.id=w1 status=1 "
+                  b"restart_count=0\n")
+    [page] = watcher.poll_once().reports
+    html = Path(page).read_text()
+    assert 'http-equiv="refresh"' not in html
+    assert "Running" not in html.split('id="answer-headline">', 1)[1].split("</p>", 1)[0]

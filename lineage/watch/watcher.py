@@ -162,7 +162,7 @@ class Watcher:
         driver, database = self.lin.graph.driver, self.lin.graph.database
         if poll.loaded:
             status_labels.refresh_quietly(driver, database)
-            self.link_due = True
+            self.link_due = self.link
             for step in poll.loaded:
                 self.runs_due |= step.runs
         if self.link and self.link_due and time.monotonic() - self.last_link >= self.link_every:

@@ -584,7 +584,7 @@ class EventStream:
     says so far of what its events touched, and each piece ends with the outcomes so far.
 
     >>> stream = EventStream()
-    >>> first = [(1, {"ts": "1", "event": "stampede.job_inst.submit.start", "xwf.id": "w",
+    >>> first = [(1, {"ts": "1", "event": "stampede.job_inst.submit.end", "xwf.id": "w",
     ...               "job.id": "j", "job_inst.id": "1"})]
     >>> then = [(2, {"ts": "2", "event": "stampede.job_inst.main.start", "xwf.id": "w",
     ...              "job.id": "j", "job_inst.id": "1"})]
