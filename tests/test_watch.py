@@ -59,6 +59,8 @@ def test_bp_in_increments_ends_as_one_load(lin, tmp_path):
     assert len(names) == sum(2 if p.count(b"\n") > 1 else 1 for p in pieces)
     stats = {row["path"]: row["status"] for row in lin.stats()["loads"]}
     assert all(stats[n] == "loaded" for n in names)
+    # newer increments replace what older ones said of a job: successive values, no conflict
+    assert lin.stats()["claims"]["conflicting"] == 0
     watched = content(lin)
     assert differences(watched, _one_load(lin, stream)) == []
 

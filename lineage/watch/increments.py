@@ -7,7 +7,9 @@ and the graph itself says what was read: an increment's load has status ``loaded
 ``empty``) only once its records are written, in the same transaction that takes off its
 write mark (:func:`lineage.load.loads.end_write`). The end of the last such increment is
 where the next one starts, also after the watcher was killed (:func:`committed_end`); what an
-increment killed mid-write left is taken off again first (:func:`clear_abandoned`).
+increment killed mid-write left is taken off again first (:func:`clear_abandoned`). Newer
+increments of one file replace the values older ones stated of what both state; they are not
+counted as conflicting claims (:data:`lineage.load.claims.PART`).
 
 >>> name = increment_name("/data/run/diamond-0.bp", 0, 5321)
 >>> name
@@ -22,7 +24,7 @@ import dataclasses
 from typing import Callable, Iterable, Iterator
 
 from ..errors import LineageError
-from ..load import loads
+from ..load import claims, loads
 from ..load.inputs import Input
 from ..load.pipeline import LoadResult, load_input
 from ..load.writer import Writer
@@ -45,7 +47,7 @@ def name_prefix(path: str) -> str:
     >>> name_prefix("/d/x.log")
     'file:///d/x.log#bytes='
     """
-    return f"file://{path}#bytes="
+    return f"file://{path}{claims.PART}"
 
 
 def increment_name(path: str, start: int, end: int) -> str:
@@ -55,7 +57,7 @@ def increment_name(path: str, start: int, end: int) -> str:
 
 def byte_range(name: str) -> tuple[int, int]:
     """The bytes an increment's name says were read: ``(start, end)``."""
-    start, _, end = name.rpartition("#bytes=")[2].partition("-")
+    start, _, end = name.rpartition(claims.PART)[2].partition("-")
     return int(start), int(end)
 
 
