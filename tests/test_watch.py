@@ -328,3 +328,42 @@ def test_the_report_of_a_running_workflow_says_so_and_reloads(lin, tmp_path):
     html = Path(page).read_text()
     assert 'http-equiv="refresh"' not in html
     assert "Running" not in html.split('id="answer-headline">', 1)[1].split("</p>", 1)[0]
+
+
+LINKS = ("MATCH (a:Lineage)-[r:SAME_ACTIVITY|RAN_WITHIN]->(b:Lineage) "
+         "RETURN a.uid AS a, type(r) AS type, b.uid AS b, r.rule AS rule ORDER BY a, type, b")
+
+
+def test_increments_are_linked_as_one_load_is(lin, tmp_path):
+    from . import demo_scenario
+
+    written = demo_scenario.write(tmp_path / "campaign")
+    followed = [p for p in demo_scenario.paths(written, "pegasus", "xalt")
+                if p.suffix in (".bp", ".json")]
+    folders = sorted({str(p.parent) for p in followed})
+    watcher = Watcher(lin, folders, settle=0, link_every=0)
+    first, second = watcher.poll_once(), watcher.poll_once()  # record files: at the 2nd look
+    assert first.linked is not None and second.linked is not None
+    assert {s.path for s in first.loaded + second.loaded} == {str(p.resolve()) for p in followed}
+    watched = list(lin.query(LINKS))
+    assert watched, "the demo's XALT runs link to its Pegasus attempts"
+    lin.reset(force=True)
+    lin.load(followed)
+    lin.link()
+    assert watched == list(lin.query(LINKS))
+
+
+def test_watch_once_from_the_command_line(lin, cli_env, tmp_path):
+    from .conftest import run_cli
+
+    stream = tmp_path / "w.bp"
+    first = b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start xwf.id=w1 restart_count=0\n"
+    stream.write_bytes(first)
+    out = run_cli(cli_env, "watch", "--once", "--no-link", str(tmp_path)).stdout
+    assert out.startswith(f"loaded  file://{stream.resolve()}#bytes=0-")
+    _grow(stream, b"ts=2024-01-01T00:00:09Z event=stampede.xwf.end xwf.id=w1 status=0 "
+                  b"restart_count=0\n")
+    again = run_cli(cli_env, "watch", "--once", "--no-link", str(tmp_path)).stdout
+    assert [line.split()[1] for line in again.splitlines()] == [
+        increments.increment_name(str(stream.resolve()), len(first), stream.stat().st_size)]
+    assert run_cli(cli_env, "watch", "--once", "--no-link", str(tmp_path)).stdout == ""
