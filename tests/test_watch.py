@@ -367,3 +367,38 @@ def test_watch_once_from_the_command_line(lin, cli_env, tmp_path):
     assert [line.split()[1] for line in again.splitlines()] == [
         increments.increment_name(str(stream.resolve()), len(first), stream.stat().st_size)]
     assert run_cli(cli_env, "watch", "--once", "--no-link", str(tmp_path)).stdout == ""
+
+
+@needs_corpus
+def test_a_file_found_written_is_read_in_pieces_and_a_restart_goes_on(lin, tmp_path):
+    from lineage.watch.follow import INCREMENTS_PER_LOOK
+
+    stream = tmp_path / "blackdiamond-0.bp"
+    stream.write_bytes(BLACKDIAMOND.read_bytes())
+    watcher = Watcher(lin, [stream], link=False, max_increment=6000)
+    poll = watcher.poll_once()
+    assert len(poll.loaded) == INCREMENTS_PER_LOOK and poll.behind
+    # a new watcher (a restart) reads what the graph says was read again, writing nothing,
+    # then goes on where the first one stopped
+    again = Watcher(lin, [stream], link=False, max_increment=6000)
+    names = []
+    while True:
+        poll = again.poll_once()
+        assert poll.errors == []
+        names += [s.name for s in poll.loaded]
+        if not poll.behind:
+            break
+    ranges = _ranges(lin, str(stream.resolve()))
+    assert ranges[INCREMENTS_PER_LOOK][0] == increments.byte_range(names[0])[0]
+    assert ranges[-1][1] == stream.stat().st_size
+    assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:])), ranges
+    assert all(b - a <= 6000 for a, b in ranges)
+    assert differences(content(lin), _one_load(lin, stream)) == []
+
+
+def test_a_line_longer_than_an_increment_stops_that_file(lin, tmp_path):
+    stream = tmp_path / "w.bp"
+    stream.write_bytes(b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start xwf.id=w1 "
+                       b"restart_count=0 note=" + b"x" * 200 + b"\n")
+    [error] = Watcher(lin, [stream], link=False, max_increment=100).poll_once().errors
+    assert error == f"{stream.resolve()}: a line of more than 100 bytes at byte 0"

@@ -43,6 +43,8 @@ from . import increments
 
 #: bytes one increment reads at most (a big file found already written is read in pieces)
 MAX_INCREMENT = 16 << 20
+#: increments one look at a file writes at most (the other files get their turn)
+INCREMENTS_PER_LOOK = 4
 
 
 @dataclass
@@ -90,6 +92,7 @@ class LineFollower:
         self.errors = registry.follow_of(fmt.name).errors
         self.offset: int | None = None  # None: not resumed from the graph yet
         self.stopped: str | None = None
+        self.behind = False  # the last look left whole lines unread
 
     # ------------------------------------------------------------ state
     def _fresh(self) -> None:
@@ -118,14 +121,19 @@ class LineFollower:
 
     # ------------------------------------------------------------ one look
     def step(self, writer) -> list[Step]:
-        """Write every whole line added since the last increment (in increments of at most
-        ``max_increment`` bytes); nothing when no whole line was added."""
+        """Write the whole lines added since the last increment (in increments of at most
+        ``max_increment`` bytes, :data:`INCREMENTS_PER_LOOK` at most: ``behind`` then says
+        more is there); nothing when no whole line was added."""
         if self.stopped:
             return []
         if self.offset is None:
             self.resume(writer)
-        done = []
+        done: list[Step] = []
+        self.behind = False
         while True:
+            if len(done) == INCREMENTS_PER_LOOK:
+                self.behind = True
+                return done
             try:
                 size = os.stat(self.path).st_size
             except OSError as exc:

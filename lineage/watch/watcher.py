@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..errors import LineageError
 from ..load import status_labels
 from ..load.writer import Writer, ensure_schema
 from ..sources import registry
@@ -67,6 +68,8 @@ class Poll:
 
     steps: list[Step] = field(default_factory=list)
     linked: dict | None = None
+    #: a file has more whole lines than one look writes: look again at once
+    behind: bool = False
     reports: list[str] = field(default_factory=list)
 
     @property
@@ -89,7 +92,6 @@ class Watcher:
         self.paths = [str(Path(p).resolve()) for p in paths]
         for p in self.paths:
             if not os.path.exists(p):
-                from ..errors import LineageError
                 raise LineageError(f"{p}: no such file or directory")
         self.options = registry.load_options(options or lin.settings.load)
         self.link, self.link_every = link, link_every
@@ -158,7 +160,9 @@ class Watcher:
         self.discover()
         poll = Poll()
         for path in sorted(self.followers):
-            poll.steps.extend(self.followers[path].step(self.writer))
+            follower = self.followers[path]
+            poll.steps.extend(follower.step(self.writer))
+            poll.behind = poll.behind or getattr(follower, "behind", False)
         driver, database = self.lin.graph.driver, self.lin.graph.database
         if poll.loaded:
             status_labels.refresh_quietly(driver, database)
@@ -168,7 +172,7 @@ class Watcher:
         if self.link and self.link_due and time.monotonic() - self.last_link >= self.link_every:
             poll.linked = self.lin.link().rules
             self.last_link, self.link_due = time.monotonic(), False
-        if self.report_dir and self.runs_due and not self.link_due:
+        if self.report_dir and self.runs_due:
             poll.reports = self._reports(sorted(self.runs_due))
             self.runs_due = set()
         return poll
@@ -205,6 +209,8 @@ class Watcher:
                 result = self.poll_once()
                 if on_poll is not None:
                     on_poll(result)
+                if result.behind:
+                    continue
                 if self.wake.wait(interval) and not self.stopping:
                     time.sleep(quiet_after_event)  # a burst of writes: one look
                     self.wake.clear()
