@@ -6,7 +6,7 @@ while ``lineage watch`` follows it?
 SIZE lines of a synthetic monitord stream (bench/gen_bp.py) are appended to a ``.bp`` one by
 one at RATE lines a second (default 20: a busy workflow's monitord), with a
 :class:`lineage.watch.watcher.Watcher` running its event loop (watchdog's events, ``lineage
-link`` at most every 10 s, as ``lineage watch`` runs) in a thread. A second thread asks the
+link`` at most every 10 s as ``lineage watch`` runs: ``--link-every``) in a thread. A second thread asks the
 graph every 20 ms where the last written increment ends; a line is queryable once an
 increment that holds it is. The stream's first two lines (the plan, the start) are written
 and read before the clock starts: a watcher runs for hours, its first look is not what a
@@ -30,13 +30,17 @@ SIZES = {"smoke": 40, "default": 600}
 def options(parser) -> None:
     parser.add_argument("--rate", type=float, default=20.0,
                         help="lines appended per second (default 20)")
+    parser.add_argument("--link-every", type=float, default=10.0,
+                        help="seconds between links, as lineage watch --link-every (default "
+                             "10; 0: no linking)")
 
 
 def prepare(size: int, folder: Path, options: dict) -> dict:
     source = folder / "source.bp"
     generate(source, 2 * size + 40)
     lines = source.read_text().splitlines(keepends=True)[:size + 2]
-    return {"lines": lines, "folder": str(folder), "rate": options.get("rate") or 20.0}
+    return {"lines": lines, "folder": str(folder), "rate": options.get("rate") or 20.0,
+            "link_every": options.get("link_every", 10.0)}
 
 
 def measure(size: int, prepared: dict) -> dict:
@@ -51,7 +55,8 @@ def measure(size: int, prepared: dict) -> dict:
     path = str(stream.resolve())
     with harness.connect() as lin:
         lin.reset(force=True)
-        watcher = Watcher(lin, [run], link_every=10.0)
+        every = prepared.get("link_every", 10.0)
+        watcher = Watcher(lin, [run], link=bool(every), link_every=every)
         counted: list = []
         loop = threading.Thread(target=lambda: watcher.run(on_poll=counted.append))
         loop.start()
