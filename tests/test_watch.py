@@ -112,13 +112,19 @@ def test_new_record_files_are_loaded_once(lin, tmp_path):
     assert [r["status"] for r in lin.stats()["loads"]] == ["loaded"]
 
 
-def test_malformed_line_stops_that_file_and_writes_nothing_of_it(lin, tmp_path):
+def _watched(lin, tmp_path, data: bytes) -> tuple[Path, Watcher]:
+    """A stream holding ``data``, and a watcher that has written it."""
     stream = tmp_path / "w.bp"
-    good = (b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start level=Info xwf.id=w1 "
-            b"restart_count=0\n")
-    stream.write_bytes(good)
+    stream.write_bytes(data)
     watcher = Watcher(lin, [stream], link=False)
     assert len(watcher.poll_once().loaded) == 1
+    return stream, watcher
+
+
+def test_malformed_line_stops_that_file_and_writes_nothing_of_it(lin, tmp_path):
+    good = (b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start level=Info xwf.id=w1 "
+            b"restart_count=0\n")
+    stream, watcher = _watched(lin, tmp_path, good)
     _grow(stream, b"ts=2024-01-01T00:00:01Z event=stampede.job.info xwf.id=w1 job.id=j1\n"
                   b"this is not a BP line\n")
     poll = watcher.poll_once()
@@ -145,12 +151,9 @@ def test_unknown_events_are_counted_and_the_rest_loaded(lin, tmp_path):
 
 
 def test_an_increment_is_unloaded_like_any_load(lin, tmp_path):
-    stream = tmp_path / "w.bp"
     start = (b"ts=2024-01-01T00:00:00Z event=stampede.wf.plan xwf.id=w1 dax.label=d\n"
              b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start xwf.id=w1 restart_count=0\n")
-    stream.write_bytes(start)
-    watcher = Watcher(lin, [stream], link=False)
-    watcher.poll_once()
+    stream, watcher = _watched(lin, tmp_path, start)
     _grow(stream, b"ts=2024-01-01T00:00:09Z event=stampede.xwf.end xwf.id=w1 status=0 "
                   b"restart_count=0\n")
     [step] = watcher.poll_once().loaded

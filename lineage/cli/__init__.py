@@ -428,10 +428,21 @@ def with_source_options(function):
     return collected
 
 
+#: the inputs of ``load`` and ``watch``, and the source they are read as
+INPUTS = (click.argument("paths", nargs=-1, required=True),
+          click.option("--source", type=click.Choice(["auto", *SOURCES]), default="auto",
+                       show_default=True, help="Force the source system."))
+
+
+def inputs(function):
+    """The ``paths`` argument and ``--source`` option (:data:`INPUTS`) on a command."""
+    for decorate in reversed(INPUTS):
+        function = decorate(function)
+    return function
+
+
 @main.command()
-@click.argument("paths", nargs=-1, required=True)
-@click.option("--source", type=click.Choice(["auto", *SOURCES]),
-              default="auto", show_default=True, help="Force the source system.")
+@inputs
 @click.option("--lenient", is_flag=True,
               help="Skip and count malformed lines/records instead of stopping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the per-input results as JSON.")
@@ -566,9 +577,7 @@ LOAD_COLUMNS = ["path", "format", "status", "node_records", "edge_records",
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True)
-@click.option("--source", type=click.Choice(["auto", *SOURCES]),
-              default="auto", show_default=True, help="Force the source system.")
+@inputs
 @click.option("--lenient", is_flag=True,
               help="Skip and count malformed lines/records instead of stopping that file.")
 @click.option("--poll", is_flag=True,
