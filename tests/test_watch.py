@@ -405,3 +405,38 @@ def test_a_line_longer_than_an_increment_stops_that_file(lin, tmp_path):
                        b"restart_count=0 note=" + b"x" * 200 + b"\n")
     [error] = Watcher(lin, [stream], link=False, max_increment=100).poll_once().errors
     assert error == f"{stream.resolve()}: a line of more than 100 bytes at byte 0"
+
+
+@needs_corpus
+def test_monitord_json_lines_in_increments_end_as_one_load(lin, tmp_path):
+    import json
+
+    from lineage.sources.pegasus.netlogger import parse_line
+
+    # blackdiamond's events as monitord --encoding json writes them: '.' in keys becomes '_'
+    events = [parse_line(line) for line in BLACKDIAMOND.read_text().splitlines() if line]
+    data = "".join(json.dumps({k.replace(".", "_"): v for k, v in ev.items()}) + "\n"
+                   for ev in events).encode()
+    stream = tmp_path / "run" / "blackdiamond-0.jsonl"
+    stream.parent.mkdir()
+    stream.write_bytes(b"")
+    watcher = Watcher(lin, [stream.parent], link=False)
+    for piece in _pieces(data, [30, 90, 150]):
+        _grow(stream, piece)
+        [step] = watcher.poll_once().loaded
+        assert step.result.format == "pegasus-json"
+    assert differences(content(lin), _one_load(lin, stream)) == []
+
+
+@needs_corpus
+def test_new_chimbuko_record_files_are_loaded(lin, tmp_path):
+    folder = tmp_path / "chimbuko"
+    folder.mkdir()
+    watcher = Watcher(lin, [folder], link=False, settle=0)
+    assert watcher.poll_once().steps == []
+    sample = SAMPLES / "chimbuko" / "provdb_v2_anomalies.json"
+    (folder / sample.name).write_bytes(sample.read_bytes())
+    watcher.poll_once()
+    [step] = watcher.poll_once().loaded
+    assert step.result.format == "chimbuko-json"
+    assert differences(content(lin), _one_load(lin, folder / sample.name)) == []
