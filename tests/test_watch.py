@@ -432,8 +432,13 @@ def test_monitord_json_lines_in_increments_end_as_one_load(lin, tmp_path):
 def test_new_chimbuko_record_files_are_loaded(lin, tmp_path):
     folder = tmp_path / "chimbuko"
     folder.mkdir()
+    database = folder / "process-0.stampede.db"
+    database.write_bytes((SAMPLES / "pegasus" / "process_wf_failure.stampede.db").read_bytes())
     watcher = Watcher(lin, [folder], link=False, settle=0)
-    assert watcher.poll_once().steps == []
+    first = watcher.poll_once()
+    assert first.steps == []
+    assert first.not_followed == [(str(database.resolve()), "pegasus-stampede-db")]
+    assert watcher.poll_once().not_followed == []  # said once
     sample = SAMPLES / "chimbuko" / "provdb_v2_anomalies.json"
     (folder / sample.name).write_bytes(sample.read_bytes())
     watcher.poll_once()

@@ -628,7 +628,11 @@ def watch(paths, source, lenient, poll, interval, once, no_link, link_every, rep
 
 
 def _print_poll(poll) -> None:
-    """One line per increment written, the errors that stopped a file, links made."""
+    """One line per increment written, the errors that stopped a file, links made, files
+    found that are not followed."""
+    for path, fmt in poll.not_followed:
+        click.echo(safe_text(f"not followed: {path} [{fmt}]: load it with `lineage load` "
+                             "when its run has ended"), err=True)
     for step in poll.steps:
         if step.error:
             click.echo(f"stopped following: {safe_text(step.error)}", err=True)

@@ -70,6 +70,8 @@ class Poll:
     linked: dict | None = None
     #: a file has more whole lines than one look writes: look again at once
     behind: bool = False
+    #: files found by this look that no source follows: ``(path, format)``
+    not_followed: list[tuple[str, str]] = field(default_factory=list)
     reports: list[str] = field(default_factory=list)
 
     @property
@@ -122,9 +124,11 @@ class Watcher:
                     if not name.startswith("."):
                         yield os.path.join(folder, name)
 
-    def discover(self) -> None:
+    def discover(self) -> list[tuple[str, str]]:
         """Recognise the files not seen yet; a file no format recognises is looked at again
-        while its start (the part formats are recognised by) is still growing."""
+        while its start (the part formats are recognised by) is still growing. Returns the
+        files found that are read by a format no source follows (``(path, format)``)."""
+        found = []
         for path in self._files():
             if path in self.followers or path in self.ignored:
                 continue
@@ -142,6 +146,7 @@ class Watcher:
             if follow is None:
                 if fmt is not None:
                     self.ignored[path] = fmt.name
+                    found.append((path, fmt.name))
                 elif size >= HEAD_BYTES:
                     self.ignored[path] = "unrecognised"
                 else:
@@ -153,12 +158,12 @@ class Watcher:
                 self.followers[path] = LineFollower(path, fmt, self.options, **kwargs)
             else:
                 self.followers[path] = FileFollower(path, fmt, self.options, self.settle)
+        return found
 
     # ------------------------------------------------------------ one look
     def poll_once(self) -> Poll:
         """Look at every followed file once and write what was added (see the module)."""
-        self.discover()
-        poll = Poll()
+        poll = Poll(not_followed=self.discover())
         for path in sorted(self.followers):
             follower = self.followers[path]
             poll.steps.extend(follower.step(self.writer))
