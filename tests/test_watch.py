@@ -445,3 +445,15 @@ def test_new_chimbuko_record_files_are_loaded(lin, tmp_path):
     [step] = watcher.poll_once().loaded
     assert step.result.format == "chimbuko-json"
     assert differences(content(lin), _one_load(lin, folder / sample.name)) == []
+
+
+def test_a_file_rewritten_below_what_was_read_is_not_followed_further(lin, tmp_path):
+    first = b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start xwf.id=w1 restart_count=0\n"
+    stream, watcher = _watched(lin, tmp_path, first)
+    stream.write_bytes(first[:20])  # rotated: shorter than what was read
+    [error] = watcher.poll_once().errors
+    assert error.startswith(f"{stream.resolve()}: shrank to 20 bytes below the {len(first)}")
+    # a watcher started on it again says what the graph read is not whole lines any more
+    stream.write_bytes(first[:30] + b"\n" + first[30:])
+    [error] = Watcher(lin, [stream], link=False).poll_once().errors
+    assert "are not whole lines any more" in error and str(stream.resolve()) in error

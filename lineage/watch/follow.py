@@ -127,7 +127,11 @@ class LineFollower:
         if self.stopped:
             return []
         if self.offset is None:
-            self.resume(writer)
+            try:
+                self.resume(writer)
+            except (LineageError, OSError) as exc:  # another watcher's; a rewritten file
+                self.offset = None
+                return [self._stop(str(exc))]
         done: list[Step] = []
         self.behind = False
         while True:
