@@ -168,6 +168,23 @@ def test_an_increment_is_unloaded_like_any_load(lin, tmp_path):
     assert Watcher(lin, [stream], link=False).poll_once().steps == []
 
 
+def test_a_watched_file_is_unloaded_by_its_path_every_increment_of_it(lin, tmp_path):
+    start = (b"ts=2024-01-01T00:00:00Z event=stampede.wf.plan xwf.id=w1 dax.label=d\n"
+             b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start xwf.id=w1 restart_count=0\n")
+    stream, watcher = _watched(lin, tmp_path, start)
+    _grow(stream, b"ts=2024-01-01T00:00:09Z event=stampede.xwf.end xwf.id=w1 status=0 "
+                  b"restart_count=0\n")
+    assert len(watcher.poll_once().loaded) == 1
+    other = tmp_path / "w.bp.old"  # a file whose name starts the same is not named by it
+    other.write_bytes(start.replace(b"w1", b"w2"))
+    assert len(Watcher(lin, [other], link=False).poll_once().loaded) == 1
+    rows = lin.unload(str(stream))
+    assert sorted(increments.byte_range(r["path"]) for r in rows) == [
+        (0, len(start)), (len(start), stream.stat().st_size)]
+    assert all(r["status"] == "unloaded" for r in rows)
+    assert [r["id"] for r in lin.query("MATCH (w:Workflow) RETURN w.xwf_id AS id")] == ["w2"]
+
+
 def test_an_increment_killed_mid_write_is_taken_off_before_reading_on(lin, tmp_path):
     from lineage.load import loads
     from lineage.load.writer import Writer
