@@ -20,6 +20,7 @@ from lineage.load.pipeline import load_input
 from lineage.load.writer import Writer, ensure_schema
 
 from . import graphcheck
+from .conftest import run_cli
 from .xalt_helpers import sample_run, signed, zzz_from_aaa
 
 pytestmark = pytest.mark.usefixtures("lin")
@@ -225,3 +226,22 @@ def test_files_past_a_batch_go_in_several(lin, tmp_path, monkeypatch):
     [row] = lin.query("MATCH (l:Load) WHERE l.writing IS NOT NULL RETURN count(l) AS n")
     assert row["n"] == 0
     assert len({x["tag"] for x in loads_of(lin)}) == 10
+
+
+def test_stats_answers_with_the_loads_by_source_and_status(lin, tmp_path, cli_env):
+    folder = tmp_path / "runs"
+    paths = fleet_of(folder)[:5]
+    bad = folder / f"run.stampede2.2017_06_29_11_48_33.mclay.aaa.{uuid.UUID(int=998)}.json"
+    bad.write_text("{")
+    with pytest.raises(ParseError):
+        lin.load(paths + [bad])
+    out = run_cli(cli_env, "stats").stdout.splitlines()
+    nodes = lin.query("MATCH (n:Lineage) RETURN count(n) AS n")[0]["n"]
+    assert out[0].startswith(f"{nodes:,} nodes and ") and "stated by 6 inputs (5 loaded, 1 failed)" in out[0], out
+    loaded = next(line for line in out[:5] if " xalt " in line and " loaded " in line)
+    stated = lin.query("MATCH (l:Load {status: 'loaded'}) "
+                       "RETURN sum(l.node_records + l.edge_records) AS n")[0]["n"]
+    assert loaded.split()[2:4] == ["5", f"{stated:,}"], loaded
+    assert not any(str(p) in line for p in paths for line in out)  # no line per input
+    listed = run_cli(cli_env, "stats", "--loads").stdout
+    assert all(p.name in listed for p in paths + [bad])

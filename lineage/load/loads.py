@@ -470,3 +470,27 @@ def record_many(tx, records: list[dict]) -> None:
 def _stored(props: dict[str, Any]) -> dict[str, Any]:
     """A load's properties as they are stored: ``None`` left out, secrets redacted."""
     return redact_props({k: v for k, v in props.items() if v is not None})
+
+
+_SUMMARY = """
+MATCH (l:Load)
+WITH coalesce(l.source, '?') AS source,
+     CASE WHEN l.writing IS NOT NULL THEN 'writing' ELSE coalesce(l.status, 'unfinished') END
+       AS status, l
+RETURN source, status, count(l) AS inputs,
+       sum(coalesce(l.node_records, 0) + coalesce(l.edge_records, 0)) AS elements,
+       max(l.finished_at) AS last_finished_at
+ORDER BY inputs DESC, source, status
+"""
+
+
+def summary(driver: Driver, database: str | None) -> list[dict]:
+    """The loads counted by source and status: ``{source, status, inputs, elements (node
+    and relationship records they stated), last_finished_at (epoch seconds)}``, the most
+    inputs first.
+
+    >>> summary(driver, None)[0]                                     # doctest: +SKIP
+    {'source': 'xalt', 'status': 'loaded', 'inputs': 1000, 'elements': 13000, ...}
+    """
+    records, _, _ = driver.execute_query(_SUMMARY, database_=database, routing_="r")
+    return [dict(r) for r in records]
