@@ -57,9 +57,10 @@ def measure(size: int, prepared: dict) -> dict:
         lin.reset(force=True)
         lin.load([prepared["holding"]])
         floor = harness.load_figures(lin, [prepared["floor"]])
-        lin.reset(force=True)
-        lin.load([prepared["holding"]])
-        lin.load([prepared["runs"]])  # the curve's loads go into a graph holding the fleet
+        if prepared["curve_folders"]:  # the curve's loads go into a graph holding the fleet
+            lin.reset(force=True)
+            lin.load([prepared["holding"]])
+            lin.load([prepared["runs"]])
     out = {"seconds": fleet["seconds"], "files_per_s": size / fleet["seconds"],
            "ms_per_file": 1000 * fleet["seconds"] / size, "elements": fleet["elements"],
            "elements_per_s": fleet["elements_per_s"],
