@@ -16,11 +16,12 @@ from neo4j._sync.work.transaction import TransactionBase
 from lineage.errors import ParseError
 from lineage.load import fleet, status_labels
 from lineage.load.inputs import expand
-from lineage.load.pipeline import load_input
+from lineage.load.pipeline import load, load_input
 from lineage.load.writer import Writer, ensure_schema
 
 from . import graphcheck
 from .conftest import run_cli
+from .corpus import SAMPLES, needs_corpus
 from .xalt_helpers import sample_run, signed, zzz_from_aaa
 
 pytestmark = pytest.mark.usefixtures("lin")
@@ -245,3 +246,21 @@ def test_stats_answers_with_the_loads_by_source_and_status(lin, tmp_path, cli_en
     assert not any(str(p) in line for p in paths for line in out)  # no line per input
     listed = run_cli(cli_env, "stats", "--loads").stdout
     assert all(p.name in listed for p in paths + [bad])
+
+
+@needs_corpus
+def test_the_samples_of_three_sources_in_batches_give_the_graph_one_by_one_gives(lin):
+    """Pegasus, Chimbuko and XALT samples (small files all, so batched): the same graph,
+    claims, loads and counts as each written on its own."""
+    inputs = [SAMPLES / "pegasus", SAMPLES / "chimbuko", SAMPLES / "xalt"]
+    singly = load(Writer(lin.graph.driver, lin.graph.database, batch_inputs=False), inputs)
+    status_labels.refresh(lin.graph.driver, lin.graph.database)
+    expected = state(lin)
+    lin.reset(force=True)
+    together = lin.load(inputs)
+    assert state(lin) == expected
+    keys = ("path", "status", "node_records", "edge_records", "unresolved_edges", "changes",
+            "warning_count")
+    assert [{k: r.as_dict()[k] for k in keys} for r in together] == \
+        [{k: r.as_dict()[k] for k in keys} for r in singly]
+    assert len(together) > 3

@@ -24,8 +24,8 @@ graph answers for it.
 Every input is parsed whole before the batch is written, so a malformed one is reported
 (its file, the record and what was expected) and the others are written; the batch
 commits whole or not at all, each input's writes with its bookkeeping. Reloads of changed
-inputs, URLs, PROV documents and large files go through :func:`~.pipeline.load_input` one
-by one, in their place in the order.
+inputs, URLs, PROV documents, large files and a load of a single input go through
+:func:`~.pipeline.load_input` one by one, in their place in the order.
 
 >>> batchable(Path(__file__).parent / "missing.json", Previous(), FILE_BYTES)
 False
@@ -52,7 +52,8 @@ from . import claims, loads
 from .claims import CLAIMED_TYPES, CREATE_CLAIMS
 from .inputs import Input, expand, identity, is_url, sha256_of
 from .loads import Previous
-from .pipeline import (LoadResult, Progress, attempt, first_result, hanging_off, load_input,
+from .pipeline import (LoadResult, Progress, attempt, each_input, first_result, hanging_off,
+                       load_input,
                        load_props, note_conflicts, note_duplicates, parse_to_spool)
 from .spool import Spool
 from .statements import (EDGE_BATCH_STATEMENTS, EDGE_STATE_STATEMENTS, NODE_BATCH_STATEMENT,
@@ -496,6 +497,9 @@ def load_many(writer, paths: Iterable[str | os.PathLike], source: str, lenient: 
 
     ensure_schema(writer.driver, writer.database)
     options = _options(options, lenient)
+    if not writer.batch_inputs:
+        return each_input(paths, source, lambda item: (load_input(
+            writer, item, options=options, progress=progress), {}), progress, fail_fast)
     batch = Batch(writer, progress)
     failures: list[ParseError] = []
     inputs = expand(paths, source)
@@ -512,7 +516,7 @@ def load_many(writer, paths: Iterable[str | os.PathLike], source: str, lenient: 
                     progress("start", {"path": item.path,
                                        "format": item.format.name if item.format else None})
                 lid = lids.get(id(item))
-                if lid is None or lid in seen or item.format.agree:
+                if lid is None or lid in seen or item.format.agree or len(window) == 1:
                     batch.flush()
                     _alone(writer, item, options, progress, fail_fast, batch, failures)
                     continue
