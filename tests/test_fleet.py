@@ -233,7 +233,7 @@ def test_stats_answers_with_the_loads_by_source_and_status(lin, tmp_path, cli_en
     folder = tmp_path / "runs"
     paths = fleet_of(folder)[:5]
     bad = folder / f"run.stampede2.2017_06_29_11_48_33.mclay.aaa.{uuid.UUID(int=998)}.json"
-    bad.write_text("{")
+    bad.write_text(signed(sample_run())[:-40])  # cut short
     with pytest.raises(ParseError):
         lin.load(paths + [bad])
     out = run_cli(cli_env, "stats").stdout.splitlines()
