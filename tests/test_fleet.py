@@ -264,3 +264,25 @@ def test_the_samples_of_three_sources_in_batches_give_the_graph_one_by_one_gives
     assert [{k: r.as_dict()[k] for k in keys} for r in together] == \
         [{k: r.as_dict()[k] for k in keys} for r in singly]
     assert len(together) > 3
+
+
+def test_a_batch_that_dies_before_its_commit_leaves_nothing_half_written(lin, tmp_path,
+                                                                         monkeypatch):
+    """The process stops after the batch's nodes, relationships and claims were sent, before
+    its records: none of its inputs is in the graph, and loading them again loads them."""
+    paths = fleet_of(tmp_path / "runs")[:10]
+    one_by_one(lin, paths[:2])
+    before = graphcheck.of(lin, with_loads=True), claims_of(lin)
+
+    def killed(tx, finished):
+        raise RuntimeError("killed")
+
+    monkeypatch.setattr(fleet.loads, "end_writes", killed)
+    with pytest.raises(RuntimeError, match="killed"):
+        lin.load(paths[2:])
+    assert (graphcheck.of(lin, with_loads=True), claims_of(lin)) == before
+    assert {x["status"] for x in loads_of(lin) if x["path"] in map(str, paths[2:])} == {None}
+    monkeypatch.undo()
+    assert {r.status for r in lin.load(paths[2:])} == {"loaded"}
+    runs = lin.query("MATCH (r:Execution) RETURN count(r) AS n")[0]["n"]
+    assert runs == 10
