@@ -126,3 +126,16 @@ def test_links_form_and_the_chain_runs_from_output_to_anomalies(loaded):
     failed, retry = (r for r in chain if r["job"] == campaign.FIND3)
     assert failed["executable_sha1"] == campaign.FINDRANGE_OLD.sha1 != retry["executable_sha1"]
     assert campaign.LIBKEG_OLD.path in failed["libraries"]
+
+
+def test_xalt_says_failed_exactly_for_the_programs_that_exited_non_zero(loaded):
+    """The campaign's program exit codes reach the graph through XALT's end records: a run
+    XALT tracked is failed exactly when its program exited non-zero."""
+    lin, _, _ = loaded
+    tracked = [p for p in demo.CAMPAIGN.processes() if p.tracked]
+    rows = {r["uid"]: (r["status"], r["exit"]) for r in lin.query(
+        "MATCH (e:Execution) RETURN e.uid AS uid, e.status AS status, e.exit_status AS exit")}
+    expected = {demo.xalt(p): ("failed" if p.exit_code else "succeeded", p.exit_code)
+                for p in tracked}
+    assert rows == expected
+    assert sum(1 for status, _ in rows.values() if status == "failed") >= 2

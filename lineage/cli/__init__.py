@@ -428,10 +428,21 @@ def with_source_options(function):
     return collected
 
 
+#: the inputs of ``load`` and ``watch``, and the source they are read as
+INPUTS = (click.argument("paths", nargs=-1, required=True),
+          click.option("--source", type=click.Choice(["auto", *SOURCES]), default="auto",
+                       show_default=True, help="Force the source system."))
+
+
+def inputs(function):
+    """The ``paths`` argument and ``--source`` option (:data:`INPUTS`) on a command."""
+    for decorate in reversed(INPUTS):
+        function = decorate(function)
+    return function
+
+
 @main.command()
-@click.argument("paths", nargs=-1, required=True)
-@click.option("--source", type=click.Choice(["auto", *SOURCES]),
-              default="auto", show_default=True, help="Force the source system.")
+@inputs
 @click.option("--lenient", is_flag=True,
               help="Skip and count malformed lines/records instead of stopping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the per-input results as JSON.")
@@ -563,6 +574,82 @@ def _print_load_warnings(results, shown: int = WARNINGS_SHOWN) -> None:
 
 LOAD_COLUMNS = ["path", "format", "status", "node_records", "edge_records",
                 "unresolved_edges", "seconds", "error"]
+
+
+@main.command()
+@inputs
+@click.option("--lenient", is_flag=True,
+              help="Skip and count malformed lines/records instead of stopping that file.")
+@click.option("--poll", is_flag=True,
+              help="Look every --interval seconds instead of waiting for file-system events "
+                   "(automatic on network file systems: NFS, Lustre, GPFS, ...).")
+@click.option("--interval", type=click.FloatRange(0.05), default=2.0, show_default=True,
+              help="Seconds between looks when nothing was reported (and with --poll).")
+@click.option("--once", is_flag=True,
+              help="Look once, write what was added, link, and exit (for cron).")
+@click.option("--no-link", "no_link", is_flag=True, help="Do not run `lineage link`.")
+@click.option("--link-every", type=click.FloatRange(0), default=10.0, show_default=True,
+              help="Run `lineage link` at most every this many seconds while increments come.")
+@click.option("--reports", "report_dir", type=click.Path(file_okay=False), default=None,
+              help="Write the report of every run the increments touch into this folder, "
+                   "again after each increment (a running workflow's page reloads itself).")
+@click.option("--settle", type=click.FloatRange(0), default=1.0, show_default=True,
+              help="Seconds a new record file must stay unchanged before it is loaded.")
+@with_source_options
+def watch(paths, source, lenient, poll, interval, once, no_link, link_every, report_dir, settle,
+          source_options):
+    """Follow provenance while it is written: each increment is one load.
+
+    Appended lines of Pegasus BP and monitord JSON-lines streams and of XALT syslog files
+    are read from where the graph says the last increment ended; new XALT and Chimbuko
+    record files are loaded once they stop changing. Each increment is a load named by
+    its file and byte range (`lineage stats` lists it, `lineage unload` takes it back).
+    Stops on Ctrl-C or SIGTERM after a last look.
+    """
+    import signal
+
+    from ..watch.watcher import Watcher
+
+    with _connect() as lin:
+        options = lin.settings.load.with_(lenient=True if lenient else None, **source_options)
+        watcher = Watcher(lin, paths, options=options, link=not no_link,
+                          link_every=0.0 if once else link_every, report_dir=report_dir,
+                          settle=0.0 if once else settle, source=source)
+        if once:
+            _print_poll(watcher.poll_once())  # a record file is loaded at its second look
+            _print_poll(watcher.finish())
+            return
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: watcher.stop())
+        click.echo(f"watching {len(watcher.paths)} path{'s' if len(watcher.paths) != 1 else ''}"
+                   "; Ctrl-C stops", err=True)
+        how = watcher.run(on_poll=_print_poll, interval=interval, poll=poll)
+        click.echo(f"stopped (changes were noticed by {how})", err=True)
+
+
+def _print_poll(poll) -> None:
+    """One line per increment written, the errors that stopped a file, links made, files
+    found that are not followed."""
+    for path, fmt in poll.not_followed:
+        click.echo(safe_text(f"not followed: {path} [{fmt}]: load it with `lineage load` "
+                             "when its run has ended"), err=True)
+    for step in poll.steps:
+        if step.error:
+            click.echo(f"stopped following: {safe_text(step.error)}", err=True)
+        result = step.result
+        if result is None or result.status not in ("loaded", "empty"):
+            continue
+        click.echo(safe_text(
+            f"{result.status:7} {step.name} [{result.format}] {sum(result.nodes.values())} "
+            f"node / {sum(result.edges.values())} edge records in {result.seconds:.3f} s"))
+        for warning in result.report.get("warnings", [])[:3]:
+            click.echo(f"  warning: {safe_text(warning)}", err=True)
+    if poll.linked:
+        made = sum(c.get("made", 0) for c in poll.linked.values())
+        if made:
+            click.echo(f"linked: {made} new links across systems")
+    for path in poll.reports:
+        click.echo(f"report: {safe_text(path)}")
 
 
 @main.command()

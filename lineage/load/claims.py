@@ -262,12 +262,20 @@ WITH c, o, [k IN keys(c) WHERE NOT k IN $keys AND o[k] IS NOT NULL AND o[k] <> c
 WHERE size(differ) > 0
 OPTIONAL MATCH (l:Load {uid: 'load:' + split(o.claim_tag, ':')[0]})
 OPTIONAL MATCH (m:Load {uid: 'load:' + split(c.claim_tag, ':')[0]})
+WITH c, o, differ, l, m
+WHERE NOT coalesce(l.path CONTAINS $part AND m.path CONTAINS $part
+                   AND split(l.path, $part)[0] = split(m.path, $part)[0], false)
 WITH c.claim_of AS of, c.claim_tag AS tag, m.path AS path, o.claim_tag AS other,
      l.path AS other_path,
      [k IN differ | [k, c[k], o[k]]] AS differ, c.claim_at >= o.claim_at AS wins
 ORDER BY of, tag, other
 RETURN of, tag, path, other, other_path, differ, wins
 """
+#: What names a part of an input in its load's path (``<input>#bytes=<a>-<b>``: an increment
+#: of ``lineage watch``): the parts of one input state its successive values, which newer
+#: parts replace, so two of them never conflict.
+PART = "#bytes="
+
 _CONFLICTS_OF = "MATCH (c:Claim {claim_tag: $tag})" + _CONFLICTS_TAIL
 _CONFLICTS_ALL = "MATCH (c:Claim)" + _CONFLICTS_TAIL
 
@@ -276,10 +284,11 @@ def conflicts(driver: Driver, database: str | None, tag: str | None = None) -> l
     """Claims that state different values of one property: ``{of, tag, path, other,
     other_path, differ: [[property, value of tag's claim, value of other's]], wins}``
     (``wins``: the claim of ``tag`` is the newer, its values are shown); all of the graph,
-    or those of load version ``tag`` against other loads."""
+    or those of load version ``tag`` against other loads. The parts of one input (:data:`PART`)
+    are not in conflict with each other."""
     prefix = tag.rsplit(":", 1)[0] + ":" if tag else None
     records, _, _ = driver.execute_query(_CONFLICTS_OF if tag else _CONFLICTS_ALL, tag=tag,
-                                         prefix=prefix, keys=list(KEYS),
+                                         prefix=prefix, keys=list(KEYS), part=PART,
                                          database_=database, routing_="r")
     return [dict(r) for r in records]
 

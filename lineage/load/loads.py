@@ -178,14 +178,17 @@ def changes(driver: Driver, database: str | None, lid: str, tag: str,
 
 def find(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
     """The loads named by a load uid or id, or by an input's path (every format of that
-    path): a path is resolved as the load stored it (absolute, links followed), and a name
+    path, and the increments ``lineage watch`` read of it that are not unloaded): a path is
+    resolved as the load stored it (absolute, links followed), and a name
     no load's path is (a file named from another directory) names the loads whose paths end
     in it (unloaded ones aside). Raises :class:`LineageError` when that name ends the paths of two inputs."""
     records, _, _ = driver.execute_query(
         "MATCH (l:Load) WHERE l.uid = $key OR l.id = $key OR l.path = $key OR l.path = $path "
+        "OR (l.path STARTS WITH $parts AND coalesce(l.status, '') <> 'unloaded') "
         "RETURN l.uid AS uid, l.id AS id, l.path AS path, l.format AS format, "
-        "l.version AS version, l.status AS status ORDER BY l.uid", key=load_or_path, path=resolved(load_or_path), database_=database,
-        routing_="r")
+        "l.version AS version, l.status AS status ORDER BY l.uid", key=load_or_path,
+        path=resolved(load_or_path), parts=f"file://{resolved(load_or_path)}{claims.PART}",
+        database_=database, routing_="r")
     if records:
         return [dict(r) for r in records]
     name = load_or_path.removeprefix("./").rstrip("/")

@@ -56,8 +56,13 @@ def _short(line: str, limit: int = 400) -> str:
     return line if len(line) <= limit else line[:limit] + "..."
 
 
+#: seconds after which the report of a run still going reloads itself (``outcome(refresh=)``)
+REFRESH_SECONDS = 10
+
+
 def outcome(status: str | None, headline: str, *, failures=(), blocked=(), counts=(),
-            across=(), notes=(), failures_title: str = "What failed") -> dict:
+            across=(), notes=(), failures_title: str = "What failed",
+            refresh: int | None = None) -> dict:
     """The answer a report's box shows, as plain data.
 
     - ``status``: the node's status (colours the box), ``headline``: one sentence;
@@ -66,11 +71,31 @@ def outcome(status: str | None, headline: str, *, failures=(), blocked=(), count
     - ``blocked``: ``{"name", "uid", "by"}`` each: what never ran because of a failure;
     - ``counts``: ``(what is counted, number, how it is counted)`` each;
     - ``across``: ``(label, value)`` each: what other systems say (binary, libraries,
-      anomalies); ``notes``: further sentences.
+      anomalies); ``notes``: further sentences;
+    - ``refresh``: the run is still going: the page reloads itself every ``refresh``
+      seconds (``lineage watch --reports`` writes it again as increments come).
     """
     return {"status": status, "headline": headline, "failures": list(failures),
             "blocked": list(blocked), "counts": list(counts), "across": list(across),
-            "notes": list(notes), "failures_title": failures_title}
+            "notes": list(notes), "failures_title": failures_title, "refresh": refresh}
+
+
+def ago(seconds: float | None) -> str:
+    """How long ago something happened, in the unit a person reads.
+
+    >>> ago(3.2), ago(125), ago(7300), ago(None)
+    ('3 s ago', '2 min ago', '2 h ago', 'at an unknown time')
+    """
+    if seconds is None:
+        return "at an unknown time"
+    seconds = max(seconds, 0)
+    if seconds < 100:
+        return f"{seconds:.0f} s ago"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min ago"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.0f} h ago"
+    return f"{seconds / 86400:.0f} days ago"
 
 
 def generic_outcome(root: dict) -> dict:

@@ -2,8 +2,9 @@
 the generic code asks of them: the input formats (:func:`formats`, :func:`detect`,
 :func:`for_url`), the views (:func:`views`), the load options (:func:`load_options`, from
 :mod:`.options`), the template folders (:func:`template_dirs`), the writers of the demo
-campaign (:func:`demo_writers`) and the export formats sources write (:func:`export_formats`,
-:func:`export_writer`).
+campaign (:func:`demo_writers`), the export formats sources write (:func:`export_formats`,
+:func:`export_writer`) and how ``lineage watch`` follows a format (:func:`follow_of`,
+:func:`line_stream`).
 
 >>> [f.name for f in formats() if f.source == "pegasus"][:1]
 ['pegasus-bp']
@@ -15,6 +16,8 @@ campaign (:func:`demo_writers`) and the export formats sources write (:func:`exp
 ('prov-json', 'prov-n')
 >>> export_writer("prov-n").__name__
 'write_prov_n'
+>>> follow_of("pegasus-bp").how, follow_of("swift-log")
+('lines', None)
 """
 
 from __future__ import annotations
@@ -30,11 +33,12 @@ from ..redact import redact_text, redact_url, unreadable_url
 from . import SOURCES, declarations
 from .base import DemoFiles, Format, LoadReport
 from .options import load_options, options
-from .source import Source, Views
+from .source import Follow, Source, Views
 
 __all__ = ["Format", "LoadReport", "DemoFiles", "formats", "detect", "for_url",
            "demo_writers", "SOURCES", "HEAD_BYTES", "sources", "views", "options",
-           "load_options", "template_dirs", "export_formats", "export_writer"]
+           "load_options", "template_dirs", "export_formats", "export_writer", "follow_of",
+           "line_stream"]
 
 HEAD_BYTES = 64 * 1024
 
@@ -118,6 +122,26 @@ def export_writer(fmt: str) -> Callable[..., Any]:
             return getattr(importlib.import_module(module), function)
     raise ValueError(f"no source writes export format {fmt!r}; expected one of "
                      f"{', '.join(export_formats())}")
+
+
+def follow_of(format_name: str) -> Follow | None:
+    """How ``lineage watch`` follows inputs of ``format_name`` (``Source.follows``); None
+    when no source follows that format."""
+    for source in sources().values():
+        if format_name in source.follows:
+            return source.follows[format_name]
+    return None
+
+
+def line_stream(format_name: str) -> Any:
+    """A new stream reader of ``format_name`` (one whose follow is ``lines``): an object
+    whose ``records(lines, report, path)`` yields records and remembers across calls."""
+    for source in sources().values():
+        follow = source.follows.get(format_name)
+        if follow is not None and follow.how == "lines":
+            module, function = follow.target(source.package)
+            return getattr(importlib.import_module(module), function)()
+    raise ValueError(f"no source follows {format_name!r} by its lines")
 
 
 def detect(path: Path, source: str = "auto") -> Format | None:

@@ -13,7 +13,9 @@ A source is a folder, ``lineage/sources/<name>/``, holding everything about it:
 - ``demo.py`` (``demo``): the writer of its files of the demo campaign (``lineage demo``);
 - its load options (:class:`Option`): ``--env`` of XALT, ``--chimbuko-run`` of Chimbuko;
 - its export formats (``exports``): format name -> ``"module:function"`` of a writer
-  ``write(nodes, edges, path, roots)`` that ``lineage export`` finds through the registry.
+  ``write(nodes, edges, path, roots)`` that ``lineage export`` finds through the registry;
+- how ``lineage watch`` follows its formats as they grow (``follows``): format name ->
+  :class:`Follow`.
 
 Declarations are plain data: importing one imports no reader and no view (the command line
 lists the sources without loading them).
@@ -149,6 +151,43 @@ class Views:
 
 
 @dataclass(frozen=True)
+class Follow:
+    """How ``lineage watch`` follows one input format while it is written (:mod:`lineage.watch`).
+
+    - ``how="lines"``: a file that grows by whole lines; each increment is the lines appended
+      since the last one, read by ``stream`` (``"module:function"`` of the source's package):
+      ``function()`` returns an object whose ``records(lines, report, path)`` yields the
+      records of ``(line number, text)`` pairs and keeps what it must remember (a job's
+      earlier states) for the next call; ``errors`` is how undecodable bytes are decoded
+      (``strict``: reported);
+    - ``how="files"``: a folder that grows by files; each new or changed file is loaded whole
+      once it has stopped changing.
+
+    >>> Follow("lines", "follow:bp_stream").target("lineage.sources.pegasus")
+    ('lineage.sources.pegasus.follow', 'bp_stream')
+    >>> Follow("tail")
+    Traceback (most recent call last):
+    ...
+    ValueError: follow 'tail': expected lines or files
+    """
+
+    how: str
+    stream: str = ""
+    errors: str = "strict"
+
+    def __post_init__(self) -> None:
+        if self.how not in ("lines", "files"):
+            raise ValueError(f"follow {self.how!r}: expected lines or files")
+        if self.how == "lines" and ":" not in self.stream:
+            raise ValueError("a follow of lines names its stream as 'module:function'")
+
+    def target(self, package: str) -> tuple[str, str]:
+        """The dotted module and the function name of the stream factory."""
+        module, _, function = self.stream.partition(":")
+        return f"{package}.{module}", function
+
+
+@dataclass(frozen=True)
 class Source:
     """One source: its name (the first part of its uids and of its templates' names), what
     it reads, its reader modules in detection order, its load options, and where its views
@@ -157,7 +196,8 @@ class Source:
     write it (default: the name capitalised); ``demo`` the module of the package whose
     ``write(campaign, directory)`` writes its files of the demo campaign (None: it has none).
     ``exports`` maps the export formats it writes to ``"module:function"`` of the package:
-    ``function(nodes, edges, path, roots)`` writes a subgraph's rows as that format."""
+    ``function(nodes, edges, path, roots)`` writes a subgraph's rows as that format.
+    ``follows`` maps the input formats ``lineage watch`` follows to their :class:`Follow`."""
 
     name: str
     doc: str
@@ -168,6 +208,7 @@ class Source:
     demo: str | None = None
     package: str = ""
     exports: Mapping[str, str] = field(default_factory=dict)
+    follows: Mapping[str, Follow] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():

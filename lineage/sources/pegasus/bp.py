@@ -485,27 +485,32 @@ class _Events:
             yield Edge(pegasus_model.RUNS_TASK, uid, pc.task_uid(xwf, ev["task.id"]))
 
     # ----------------------------------------------------------- end of stream
-    def finish(self) -> Iterator[Record]:
+    def finish(self, touched: set[tuple[str, str | None]] | None = None) -> Iterator[Record]:
         """Each workflow's outcome from its start/end events, and each declared job's from
         its latest attempt; references to tasks and jobs the stream never declared are
         reported (a stream with no declarations at all, such as a runtime-only fragment, is
-        trusted)."""
-        yield from self._workflow_outcomes()
-        yield from self._job_outcomes()
+        trusted). ``touched``: only the workflows and jobs (``(xwf, job id or None)``) the
+        events since the last call named (a stream read piece by piece)."""
+        workflows = None if touched is None else {xwf for xwf, _ in touched}
+        yield from self._workflow_outcomes(workflows)
+        yield from self._job_outcomes(workflows, touched)
 
-    def _workflow_outcomes(self) -> Iterator[Record]:
+    def _workflow_outcomes(self, only: set[str] | None) -> Iterator[Record]:
         for xwf, events in self.state.workflow_states.items():
+            if only is not None and xwf not in only:
+                continue
             events = sorted(events, key=lambda e: (e[1] is None, e[1] or 0.0))  # time order
             restarts = [e[2] for e in events if e[2] is not None]
             outcome = pc.workflow_outcome([e[0] for e in events], [e[1] for e in events],
                                           max(restarts) if restarts else None, events[-1][3])
             yield Node(pegasus_model.WORKFLOW, pc.workflow_uid(xwf), {"xwf_id": xwf, **outcome})
 
-    def _job_outcomes(self) -> Iterator[Record]:
+    def _job_outcomes(self, workflows: set[str] | None,
+                      jobs: set[tuple[str, str | None]] | None) -> Iterator[Record]:
         declaring = {(kind, xwf) for kind, xwf, _ in self.state.declared}
         undeclared = sorted(
             ref for ref in self.state.referenced - self.state.declared
-            if (ref[0], ref[1]) in declaring
+            if (ref[0], ref[1]) in declaring and (workflows is None or ref[1] in workflows)
         )
         if undeclared:
             self.report.extra["inconsistencies"] = len(undeclared)
@@ -520,6 +525,8 @@ class _Events:
                 latest[(xwf, job)] = (seq, attempt)
         for (xwf, job), (seq, attempt) in latest.items():
             if ("job", xwf, job) not in self.state.declared and ("job", xwf) in declaring:
+                continue
+            if jobs is not None and (xwf, job) not in jobs:
                 continue
             last = attempt.states[-1] if attempt.states else None
             yield Node(pegasus_model.JOB, pc.job_uid(xwf, job), {
@@ -539,7 +546,14 @@ def parse_lines(lines: Iterable[str], report: LoadReport, path: str = "<lines>")
 
 
 def _bp_events(lines: Iterable[str], report: LoadReport, path: str) -> Iterator[tuple[int, dict]]:
-    for lineno, line in enumerate(lines, start=1):
+    return bp_events(enumerate(lines, start=1), report, path)
+
+
+def bp_events(numbered: Iterable[tuple[int, str]], report: LoadReport,
+              path: str) -> Iterator[tuple[int, dict]]:
+    """Decoded events of ``(line number, line)`` pairs (a whole stream, or the lines a
+    stream grew by); malformed lines raise or (lenient) are skipped and counted."""
+    for lineno, line in numbered:
         if len(line) > MAX_LINE:
             report.skip(path, lineno, f"a line of at most {MAX_LINE} characters",
                         line[:60])
@@ -570,8 +584,39 @@ def handle_events(events: Iterable[tuple[int, dict]], report: LoadReport,
         handlers.handlers.clear()  # the state goes at once, not at a later full collection
 
 
+class EventStream:
+    """Stampede events read piece by piece (``lineage watch``: the lines a stream grew by):
+    the stream's state (an attempt's states so far, the workflows started, the declarations)
+    is kept from one piece to the next, so each piece's records say what the whole stream
+    says so far of what its events touched, and each piece ends with the outcomes so far of
+    the workflows and jobs its events named.
+
+    >>> stream = EventStream()
+    >>> first = [(1, {"ts": "1", "event": "stampede.job_inst.submit.end", "xwf.id": "w",
+    ...               "job.id": "j", "job_inst.id": "1"})]
+    >>> then = [(2, {"ts": "2", "event": "stampede.job_inst.main.start", "xwf.id": "w",
+    ...              "job.id": "j", "job_inst.id": "1"})]
+    >>> _ = list(stream.records(first, LoadReport("x.bp", "pegasus-bp")))
+    >>> [r.props["states"] for r in stream.records(then, LoadReport("x.bp", "pegasus-bp"))
+    ...  if getattr(r, "kind", None) is pegasus_model.JOB_INSTANCE]
+    [['SUBMIT', 'EXECUTE']]
+    """
+
+    def __init__(self) -> None:
+        self.handlers: _Events | None = None
+
+    def records(self, events: Iterable[tuple[int, dict]], report: LoadReport,
+                path: str = "<events>") -> Iterator[Record]:
+        """The records of the next piece's decoded events (as :func:`handle_events`)."""
+        if self.handlers is None:
+            self.handlers = _Events(report)
+        self.handlers.report = report
+        # the outcomes of the workflows and jobs these events name: the others' stand
+        yield from _handled(self.handlers, events, report, path, touched=set())
+
+
 def _handled(handlers: "_Events", events: Iterable[tuple[int, dict]], report: LoadReport,
-             path: str) -> Iterator[Record]:
+             path: str, touched: set | None = None) -> Iterator[Record]:
     counts = report.extra.setdefault("events", {})
     # an attempt's JobInstance record, the properties of its next kept events merged in: an
     # attempt has an event per state (7 or more), and each record costs every step after
@@ -584,6 +629,8 @@ def _handled(handlers: "_Events", events: Iterable[tuple[int, dict]], report: Lo
         ev["event"] = name
         if pc.canonical_keys(ev):
             counts["older key spellings"] = counts.get("older key spellings", 0) + 1
+        if touched is not None:
+            touched.add((ev.get("xwf.id"), ev.get("job.id")))
         handler = handlers.handlers.get(name)
         if handler is None:
             if name in handlers.ignored:  # known, and carrying nothing for the graph
@@ -625,7 +672,7 @@ def _handled(handlers: "_Events", events: Iterable[tuple[int, dict]], report: Lo
                 yield record
     if pending is not None:
         yield pending
-    yield from handlers.finish()
+    yield from handlers.finish(touched)
 
 
 _JOB_INSTANCE = pegasus_model.JOB_INSTANCE

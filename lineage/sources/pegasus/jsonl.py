@@ -52,7 +52,14 @@ def _as_text(value) -> str | None:
 
 
 def _events(lines: Iterable[str], report: LoadReport, path: str) -> Iterator[tuple[int, dict]]:
-    for lineno, line in enumerate(lines, start=1):
+    return json_events(enumerate(lines, start=1), report, path)
+
+
+def json_events(numbered: Iterable[tuple[int, str]], report: LoadReport,
+                path: str) -> Iterator[tuple[int, dict]]:
+    """Decoded events of ``(line number, line)`` pairs, keys in BP spelling; malformed
+    lines raise or (lenient) are skipped and counted."""
+    for lineno, line in numbered:
         if len(line) > MAX_LINE:
             report.skip(path, lineno, f"a line shorter than {MAX_LINE} characters", line[:60])
             continue

@@ -18,8 +18,10 @@ The query takes every value as a parameter; the page draws the timeline from thi
 from __future__ import annotations
 
 import re
+import time
 
-from ..outcome import across_systems, deciding_line, outcome
+from ..outcome import REFRESH_SECONDS, across_systems, ago, deciding_line, outcome
+from ...model.status import RUNNING
 from .model import INVOCATION, JOB, TASK, WORKFLOW
 
 #: Characters of stdout / stderr kept per attempt (the end: where the error usually is).
@@ -195,6 +197,9 @@ def workflow_outcome(lin, uid: str, is_run: bool) -> dict:
                   for label, value in across]
     status = stats["status"]
     total = stats["jobs_total"]
+    if status == RUNNING:
+        return outcome(status, _running(lin, uid, stats), failures=failed, blocked=blocked,
+                       counts=_counts(stats), across=across, refresh=REFRESH_SECONDS)
     if failed:
         headline = (f"Failed: {stats['jobs_failed']} of {_plural(total, 'job')} failed "
                     f"({', '.join(f['name'] for f in failed)})")
@@ -210,6 +215,17 @@ def workflow_outcome(lin, uid: str, is_run: bool) -> dict:
             headline += f" ({retries} {'retry' if retries == 1 else 'retries'})"
     return outcome(status, headline, failures=failed, blocked=blocked,
                    counts=_counts(stats), across=across)
+
+
+def _running(lin, uid: str, stats: dict) -> str:
+    """The headline of a workflow still running: how many of its jobs are done (and failed),
+    and when its stream last said something."""
+    done = stats["jobs_succeeded"] + stats["jobs_failed"]
+    failed = f" ({stats['jobs_failed']} failed)" if stats["jobs_failed"] else ""
+    rows = lin.query("pegasus/last_event", workflow=uid)
+    last = rows[0]["last_event"] if rows else None
+    return (f"Running: {done} of {_plural(stats['jobs_total'], 'job')} done{failed}, "
+            f"last event {ago(None if last is None else time.time() - last)}")
 
 
 def job_outcome(lin, uid: str, is_run: bool) -> dict:

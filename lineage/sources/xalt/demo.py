@@ -75,7 +75,8 @@ def _environment(p: Process) -> dict:
 
 
 def run_record(p: Process, syshost: str, submit_host: str, ended: bool) -> dict:
-    """The start (``ended`` False) or end record of one program run."""
+    """The start (``ended`` False) or end record of one program run; the end record carries
+    the program's exit status in ``userT``, where XALT's own database loader reads it."""
     build_epoch = p.binary.build.epoch if p.binary.build else 0.0
     written = p.end + 0.011 if ended else p.start + 0.083
     return {
@@ -101,7 +102,8 @@ def run_record(p: Process, syshost: str, submit_host: str, ended: bool) -> dict:
                   "exec_path": p.binary.path, "exec_type": "binary", "job_id": p.job_id,
                   "queue": QUEUE, "run_uuid": p.uuid,
                   "start_date": _date(p.start, "%a %b %d %H:%M:%S %Y"),
-                  "submit_host": submit_host, "syshost": syshost, "user": p.user},
+                  "submit_host": submit_host, "syshost": syshost, "user": p.user,
+                  **({"exit_status": p.exit_code} if ended else {})},
         "xaltLinkT": _watermark(p.binary),
     }
 

@@ -263,14 +263,46 @@ class _Assembler:
 
 def parse_syslog_lines(lines: Iterable[str], report: LoadReport) -> Iterator[Record]:
     """Records from syslog lines (already decoded text)."""
-    assembler = _Assembler(report)
-    for lineno, line in enumerate(lines, 1):
-        if len(line) > MAX_LINE:
-            report.skip(report.path, lineno, f"a syslog line under {MAX_LINE} characters",
-                        f"{len(line)} characters")
-            continue
-        yield from assembler.line(line, lineno)
-    assembler.finish()
+    stream = SyslogStream()
+    yield from stream.records(enumerate(lines, 1), report, report.path)
+    if stream.assembler is not None:
+        stream.assembler.finish()
+    else:
+        _Assembler(report).finish()
+
+
+class SyslogStream:
+    """A syslog file read piece by piece (``lineage watch``: the lines it grew by): the
+    chunks of a record still missing some wait for the next pieces, so a record cut across
+    two increments is loaded whole by the one that completes it.
+
+    >>> rec = '{"program":"R","xalt_run_uuid":"u9","package_name":"dplyr"}'
+    >>> head = "Jan 1 00:00:00 n1 XALT_LOGGING_s2: V:3 kind:pkg syshost:s2 key:pkg_u9 nb:2 "
+    >>> stream = SyslogStream()
+    >>> list(stream.records([(1, head + f"idx:0 value:{rec[:30]}")], LoadReport("s", "x"), "s"))
+    []
+    >>> [x.uid for x in stream.records([(2, head + f"idx:1 value:{rec[30:]}")],
+    ...                                 LoadReport("s", "x"), "s") if hasattr(x, "uid")]
+    ['xalt:package:R:dplyr', 'xalt:run:u9']
+    """
+
+    def __init__(self) -> None:
+        self.assembler: _Assembler | None = None
+
+    def records(self, lines: Iterable[tuple[int, str]], report: LoadReport,
+                path: str) -> Iterator[Record]:
+        """The records the next lines complete (``(line number, text)`` pairs)."""
+        if self.assembler is None:
+            self.assembler = _Assembler(report)
+        assembler = self.assembler
+        assembler.report = report
+        assembler.counts = report.extra.setdefault("xalt_syslog", {})
+        for lineno, line in lines:
+            if len(line) > MAX_LINE:
+                report.skip(report.path, lineno, f"a syslog line under {MAX_LINE} characters",
+                            f"{len(line)} characters")
+                continue
+            yield from assembler.line(line, lineno)
 
 
 def parse_syslog(path: Path, report: LoadReport) -> Iterator[Record]:
