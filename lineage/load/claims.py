@@ -296,23 +296,27 @@ def conflicts(driver: Driver, database: str | None, tag: str | None = None) -> l
 def count(driver: Driver, database: str | None) -> dict[str, int]:
     """How many elements hold claims (are stated by more than one load), and how many of
     them hold conflicting ones."""
-    records, _, _ = driver.execute_query(_COUNT, keys=list(KEYS), database_=database,
-                                         routing_="r")
+    records, _, _ = driver.execute_query(_COUNT, keys=list(KEYS), part=PART,
+                                         database_=database, routing_="r")
     return {"shared": records[0]["shared"], "conflicting": records[0]["conflicting"]}
 
 
-# An element's claims conflict when they hold two values of one property (as the pairs
-# :func:`conflicts` lists): counted in one pass over the claims, not pair by pair (a hub
-# named by every XALT run holds a claim per run).
+# An element's claims conflict when two of them, not parts of one input (:data:`PART`), hold
+# two values of one property (as the pairs :func:`conflicts` lists): that is, when its
+# claims of the property hold two values and come from two inputs. Counted in one pass
+# over the claims, not pair by pair (a hub named by every XALT run holds a claim per run).
 _COUNT = """
 CALL () {
   MATCH (c:Claim) RETURN count(DISTINCT c.claim_of) AS shared
 }
 CALL () {
   MATCH (c:Claim)
+  OPTIONAL MATCH (l:Load {uid: 'load:' + split(c.claim_tag, ':')[0]})
+  WITH c, CASE WHEN l.path CONTAINS $part THEN split(l.path, $part)[0]
+               ELSE c.claim_tag END AS input
   UNWIND [k IN keys(c) WHERE NOT k IN $keys] AS k
-  WITH c.claim_of AS of, k, collect(DISTINCT c[k]) AS values
-  WHERE size(values) > 1
+  WITH c.claim_of AS of, k, collect(DISTINCT c[k]) AS values, collect(DISTINCT input) AS inputs
+  WHERE size(values) > 1 AND size(inputs) > 1
   RETURN count(DISTINCT of) AS conflicting
 }
 RETURN shared, conflicting
