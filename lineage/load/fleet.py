@@ -569,7 +569,9 @@ def _prepared(item: Input, lid: str, before: Previous, options: LoadOptions,
             result.status, result.seconds = "unchanged", time.perf_counter() - t0
             entry.record = {"last_attempt": "unchanged", "finished_at": time.time()}
             return result, {}
-        if not batchable(path, before):
+        limit = FILE_BYTES if options.overlap_bytes is None else min(FILE_BYTES,
+                                                                     options.overlap_bytes)
+        if not batchable(path, before, limit):  # large: written while read, on its own
             return result, {"alone": True}
         report = LoadReport(item.path, item.format.name, lenient=options.lenient,
                             options=options)
