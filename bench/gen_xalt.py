@@ -16,6 +16,7 @@ import json
 import os
 import uuid
 from pathlib import Path
+from typing import Iterator
 
 CORPUS = Path(os.environ.get("LINEAGE_CORPUS", Path(__file__).resolve().parents[2] / "shared"))
 SAMPLE = (CORPUS / "samples" / "xalt"
@@ -25,14 +26,13 @@ PLANTED = {"JAVA_OPTS": "-Xmx2g -Djavax.net.ssl.keyStorePassword=KsPw0001xq",
            "NOTIFY": "curl -H 'Authorization: Bearer BrTk21xqPlanted' https://api.example.org"}
 
 
-def write_runs(folder: Path, count: int, distinct: bool = False, planted: bool = False,
-               sample: Path = SAMPLE) -> list[Path]:
-    """``count`` run records of the sample's shape in ``folder``."""
+def runs(count: int, distinct: bool = False, planted: bool = False,
+         sample: Path = SAMPLE, start: int = 0) -> Iterator[tuple[str, dict]]:
+    """``count`` run records of the sample's shape (numbered from ``start``), each with the
+    name XALT gives its file."""
     record = json.loads(sample.read_text())
     env = {k: v if isinstance(v, str) else json.dumps(v) for k, v in record["envT"].items()}
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for n in range(count):
+    for n in range(start, start + count):
         run = json.loads(json.dumps(record))
         run_uuid = str(uuid.UUID(int=n + 1))
         run["userT"]["run_uuid"] = run_uuid
@@ -40,10 +40,34 @@ def write_runs(folder: Path, count: int, distinct: bool = False, planted: bool =
                        for i, (k, v) in enumerate(env.items())}
         if planted and n % 10 == 0:
             run["envT"].update(PLANTED)
-        path = folder / f"run.stampede2.2017_06_29_11_48_33.aaa.{run_uuid}.json"
+        yield f"run.stampede2.2017_06_29_11_48_33.aaa.{run_uuid}.json", run
+
+
+def write_runs(folder: Path, count: int, distinct: bool = False, planted: bool = False,
+               sample: Path = SAMPLE, start: int = 0) -> list[Path]:
+    """``count`` run records of the sample's shape in ``folder``, a file each."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, run in runs(count, distinct, planted, sample, start):
+        path = folder / name
         path.write_text(json.dumps(run))
         paths.append(path)
     return paths
+
+
+def write_syslog(path: Path, count: int, distinct: bool = False, chunk: int = 4000) -> Path:
+    """The same records as :func:`write_runs` in one syslog file, as XALT's ``transmit``
+    sends them (interface version 3: ``key``, ``idx`` and ``nb``, no crc), one input."""
+    with path.open("w") as out:
+        for _, run in runs(count, distinct):
+            text = json.dumps(run)
+            parts = [text[i:i + chunk] for i in range(0, len(text), chunk)]
+            key = f"run_strt_{run['userT']['run_uuid']}"
+            for idx, part in enumerate(parts):
+                out.write(f"Jun 29 11:48:33 c455-043 XALT_LOGGING_stampede2: V:3 kind:run "
+                          f"idx:{idx} nb:{len(parts)} syshost:stampede2 key:{key} "
+                          f"value:{part}\n")
+    return path
 
 
 def main() -> None:

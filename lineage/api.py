@@ -344,25 +344,29 @@ class Lineage:
         """Run a Cypher statement that writes (the CLI's ``query --write``)."""
         return Rows(self.graph.run(cypher, params or {}, write=True))
 
-    def stats(self) -> dict:
-        """Node counts per label, relationship counts per type, and the loads."""
+    def stats(self, every_load: bool = True) -> dict:
+        """Node counts per label, relationship counts per type, the loads counted by source
+        and status (``load_summary``, :func:`lineage.load.loads.summary`) and, with
+        ``every_load``, every load (``loads``: one row per input, oldest first)."""
         labels = self.graph.run(
             "MATCH (n) UNWIND labels(n) AS label RETURN label, count(*) AS count ORDER BY label"
         )
         rels = self.graph.run(
             "MATCH ()-[r]->() RETURN type(r) AS type, count(*) AS count ORDER BY type"
         )
-        loads = self.graph.run(
+        listed = self.graph.run(
             "MATCH (l:Load) RETURN l.id AS id, l.path AS path, l.format AS format, "
             "l.status AS status, l.last_attempt AS last_attempt, l.version AS version, "
             "l.sha256 AS sha256, l.node_records AS node_records, l.edge_records AS edge_records, "
             "l.unresolved_edges AS unresolved_edges, l.finished_at AS finished_at, "
             "l.times_loaded AS times_loaded ORDER BY l.finished_at"
-        )
+        ) if every_load else None
+
         return {
             "nodes": {r["label"]: r["count"] for r in labels},
             "relationships": {r["type"]: r["count"] for r in rels},
-            "loads": loads,
+            "load_summary": loads.summary(self.graph.driver, self.graph.database),
+            **({"loads": listed} if every_load else {}),
             # elements more than one load states, and those the loads state otherwise
             "claims": claims.count(self.graph.driver, self.graph.database),
         }

@@ -25,6 +25,8 @@ EXPECTED = {
                {"hub_runs": 3}),
     "cli_startup": ({"seconds_help", "seconds_cypher_list", "seconds_query", "seconds_stats"},
                     {}),
+    "fleet": ({"files_per_s", "seconds_floor", "fleet_over_floor", "xalt_own_files_per_s_slow"},
+              {"elements": 155, "elements_floor": 155}),  # 31 graph records a run
     "export": ({"seconds_prov-json", "seconds_graphml", "megabytes_graphml"}, {}),
     "prov_memory": ({"records", "megabytes", "peak_mib", "mib_per_mb_read"}, {}),
     "report": ({"megabytes"}, {}),
@@ -38,7 +40,7 @@ EXPECTED = {
                "increments"}, {"lines": 40}),
 }
 #: Questions whose inputs derive from the real samples.
-FROM_SAMPLES = {"chimbuko_shard", "claims", "samples", "secrets", "stampede_db", "xalt_files"}
+FROM_SAMPLES = {"chimbuko_shard", "claims", "fleet", "samples", "secrets", "stampede_db", "xalt_files"}
 SCRIPTS = sorted(BENCH.glob("bench_*.py"))
 
 

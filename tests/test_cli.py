@@ -19,9 +19,12 @@ BD_WF = "pegasus:workflow:ea17e8ac-02ac-4909-b5e3-16e367392556"
 @needs_corpus
 def test_load_stats_query_report(lin, cli_env, tmp_path):
     run(cli_env, "load", BD)
-    stats = json.loads(run(cli_env, "stats", "--json").stdout)
+    stats = json.loads(run(cli_env, "stats", "--json", "--loads").stdout)
     assert stats["nodes"]["Job"] == 14 and stats["relationships"]["WAS_INFORMED_BY"] == 29
     assert stats["loads"][0]["format"] == "pegasus-bp"
+    assert [(r["source"], r["status"], r["inputs"]) for r in stats["load_summary"]] == [
+        ("pegasus", "loaded", 1)]
+    assert "loads" not in json.loads(run(cli_env, "stats", "--json").stdout)
 
     rows = json.loads(run(cli_env, "query", "ancestors", "-p",
                           "uid=pegasus:job:ea17e8ac-02ac-4909-b5e3-16e367392556:analyze_j4",

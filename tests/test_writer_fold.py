@@ -21,13 +21,14 @@ from .corpus import SAMPLES, needs_corpus
 def test_folded_edge_rows_give_the_graph_and_counts_of_one_row_per_record(lin, monkeypatch):
     pegasus = SAMPLES / "pegasus"
     sent = _rows_sent(monkeypatch)
-    w = Writer(lin.graph.driver, lin.graph.database, fold_edges=False)
+    w = Writer(lin.graph.driver, lin.graph.database, fold_edges=False, batch_inputs=False)
     unfolded = [r.as_dict() for r in load(w, [pegasus])]
     unfolded_rows = sum(sent)
     expected = graphcheck.fingerprint(lin.graph.driver, lin.graph.database, with_loads=True)
     lin.reset()
     sent.clear()
-    folded = [r.as_dict() for r in load(Writer(lin.graph.driver, lin.graph.database), [pegasus])]
+    folded = [r.as_dict() for r in load(Writer(lin.graph.driver, lin.graph.database,
+                                                batch_inputs=False), [pegasus])]
     assert graphcheck.fingerprint(lin.graph.driver, lin.graph.database, with_loads=True) == expected
     assert sum(sent) < unfolded_rows  # the samples state job instances' edges repeatedly
     keys = ("status", "node_records", "edge_records", "edges", "unresolved_edges")

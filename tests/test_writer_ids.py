@@ -25,11 +25,12 @@ def _by_id_rows(monkeypatch) -> list[int]:
 def test_ends_by_id_give_the_graph_and_counts_ends_by_uid_give(lin, monkeypatch):
     inputs = [SAMPLES / "pegasus", SAMPLES / "chimbuko", SAMPLES / "xalt"]
     by_uid = [r.as_dict() for r in load(Writer(lin.graph.driver, lin.graph.database,
-                                               node_ids=0), inputs)]
+                                               node_ids=0, batch_inputs=False), inputs)]
     expected = graphcheck.fingerprint(lin.graph.driver, lin.graph.database, with_loads=True)
     lin.reset()
     sent = _by_id_rows(monkeypatch)
-    by_id = [r.as_dict() for r in load(Writer(lin.graph.driver, lin.graph.database), inputs)]
+    by_id = [r.as_dict() for r in load(Writer(lin.graph.driver, lin.graph.database,
+                                              batch_inputs=False), inputs)]
     assert graphcheck.fingerprint(lin.graph.driver, lin.graph.database,
                                   with_loads=True) == expected
     keys = ("status", "node_records", "edge_records", "unresolved_edges")

@@ -669,39 +669,82 @@ def unload(load_or_path, fmt):
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="All of it as one JSON object.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default=None,
-              help="One row per label / relationship type (what, name, count).")
-def stats(as_json, fmt):
-    """Node counts per label, relationship counts per type, and the loads."""
+              help="One row per label / relationship type / loads of a source and status "
+                   "(what, name, count).")
+@click.option("--loads", "every_load", is_flag=True,
+              help="Also list every load, one line per input (with --json: under \"loads\").")
+def stats(as_json, fmt, every_load):
+    """What the graph holds: its nodes and relationships, and the loads that stated them
+    counted by source and status (inputs, graph elements, the last one's time); then the
+    nodes per label and relationships per type. `--loads` lists every load, one per input."""
     with _connect() as lin:
-        info = lin.stats()
+        info = lin.stats(every_load=every_load)
     if as_json:
         click.echo(json.dumps(info, indent=2, default=str))
         return
+    summary = info["load_summary"]
     if fmt:
         rows = ([{"what": "label", "name": k, "count": v} for k, v in info["nodes"].items()]
                 + [{"what": "relationship", "name": k, "count": v}
                    for k, v in info["relationships"].items()]
-                + [{"what": "loads", "name": "Load", "count": len(info["loads"])}]
+                + [{"what": "loads", "name": f"{r['source']} {r['status']}",
+                    "count": r["inputs"]} for r in summary]
                 + [{"what": "claims", "name": name, "count": count}
                    for name, count in info.get("claims", {}).items()])
         emit(rows, fmt, ["what", "name", "count"])
         return
-    click.echo("nodes:")
-    for label, count in info["nodes"].items():
-        click.echo(f"  {label:20} {count}")
-    click.echo("relationships:")
-    for rel, count in info["relationships"].items():
-        click.echo(f"  {rel:20} {count}")
-    click.echo(f"loads: {len(info['loads'])}")
-    width = shutil.get_terminal_size((120, 24)).columns
-    for row in info["loads"]:
-        head = f"  {row['status']:8} {row['format']:12} "
-        # a path's end names the file: cut its start to fit the terminal
-        click.echo(head + _clip_start(str(row["path"]), max(width - len(head), 20)))
+    for line in stats_lines(info):
+        click.echo(line)
+    if every_load:
+        width = shutil.get_terminal_size((120, 24)).columns
+        click.echo(f"every load ({len(info['loads'])}, oldest first):")
+        for row in info["loads"]:
+            head = f"  {row['status']:8} {row['format']:12} "
+            # a path's end names the file: cut its start to fit the terminal
+            click.echo(head + _clip_start(str(row["path"]), max(width - len(head), 20)))
+
+
+def stats_lines(info: dict) -> list[str]:
+    """``lineage stats`` for people, the answer first: what the graph holds and which loads
+    stated it (by source and status), then the counts per label and type, and the claims.
+
+    >>> info = {"nodes": {"Lineage": 13, "Execution": 1}, "relationships": {"USED": 12},
+    ...         "load_summary": [{"source": "xalt", "status": "loaded", "inputs": 1,
+    ...                           "elements": 25, "last_finished_at": 1764237600.0}]}
+    >>> print("\\n".join(stats_lines(info)[:4]))
+    13 nodes and 12 relationships, stated by 1 input (1 loaded)
+    loads by  source  status    inputs  graph elements  last finished (UTC)
+              xalt    loaded         1              25  2025-11-27T10:00:00.000Z
+    (`lineage stats --loads` lists every input)
+    """
+    summary = info["load_summary"]
+    nodes = info["nodes"].get("Lineage", 0)
+    rels = sum(info["relationships"].values())
+    inputs = sum(r["inputs"] for r in summary)
+    by_status: dict[str, int] = {}
+    for r in summary:
+        by_status[r["status"]] = by_status.get(r["status"], 0) + r["inputs"]
+    statuses = ", ".join(f"{n:,} {status}" for status, n in
+                         sorted(by_status.items(), key=lambda x: (-x[1], x[0])))
+    lines = [f"{nodes:,} nodes and {rels:,} relationships, stated by {inputs:,} "
+             f"input{'' if inputs == 1 else 's'}" + (f" ({statuses})" if statuses else "")]
+    if summary:
+        lines.append(f"loads by  {'source':6}  {'status':8}  {'inputs':>6}  "
+                     f"{'graph elements':>14}  last finished (UTC)")
+        for r in summary:
+            when = human("finished_at", r["last_finished_at"]) if r["last_finished_at"] else "?"
+            lines.append(f"{'':8}  {r['source']:6}  {r['status']:8}  {r['inputs']:>6,}  "
+                         f"{r['elements']:>14,}  {when}")
+        lines.append("(`lineage stats --loads` lists every input)")
+    lines.append("nodes:")
+    lines.extend(f"  {label:20} {count}" for label, count in info["nodes"].items())
+    lines.append("relationships:")
+    lines.extend(f"  {rel:20} {count}" for rel, count in info["relationships"].items())
     shared = info.get("claims", {})
     if shared.get("shared"):
-        click.echo(f"claims: {shared['shared']} elements stated by several loads")
-        click.echo(f"  {shared['conflicting']} with values they disagree on (newest shown)")
+        lines.append(f"claims: {shared['shared']} elements stated by several loads")
+        lines.append(f"  {shared['conflicting']} with values they disagree on (newest shown)")
+    return lines
 
 
 @main.command()

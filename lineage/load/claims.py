@@ -296,11 +296,31 @@ def conflicts(driver: Driver, database: str | None, tag: str | None = None) -> l
 def count(driver: Driver, database: str | None) -> dict[str, int]:
     """How many elements hold claims (are stated by more than one load), and how many of
     them hold conflicting ones."""
-    records, _, _ = driver.execute_query(
-        "MATCH (c:Claim) RETURN count(DISTINCT c.claim_of) AS shared",
-        database_=database, routing_="r")
-    conflicting = {r["of"] for r in conflicts(driver, database)}
-    return {"shared": records[0]["shared"], "conflicting": len(conflicting)}
+    records, _, _ = driver.execute_query(_COUNT, keys=list(KEYS), part=PART,
+                                         database_=database, routing_="r")
+    return {"shared": records[0]["shared"], "conflicting": records[0]["conflicting"]}
+
+
+# An element's claims conflict when two of them, not parts of one input (:data:`PART`), hold
+# two values of one property (as the pairs :func:`conflicts` lists): that is, when its
+# claims of the property hold two values and come from two inputs. Counted in one pass
+# over the claims, not pair by pair (a hub named by every XALT run holds a claim per run).
+_COUNT = """
+CALL () {
+  MATCH (c:Claim) RETURN count(DISTINCT c.claim_of) AS shared
+}
+CALL () {
+  MATCH (c:Claim)
+  OPTIONAL MATCH (l:Load {uid: 'load:' + split(c.claim_tag, ':')[0]})
+  WITH c, CASE WHEN l.path CONTAINS $part THEN split(l.path, $part)[0]
+               ELSE c.claim_tag END AS input
+  UNWIND [k IN keys(c) WHERE NOT k IN $keys] AS k
+  WITH c.claim_of AS of, k, collect(DISTINCT c[k]) AS values, collect(DISTINCT input) AS inputs
+  WHERE size(values) > 1 AND size(inputs) > 1
+  RETURN count(DISTINCT of) AS conflicting
+}
+RETURN shared, conflicting
+"""
 
 
 def describe(rows: Iterable[dict]) -> list[str]:
@@ -318,3 +338,110 @@ def describe(rows: Iterable[dict]) -> list[str]:
         shown = row["path"] if row["wins"] else row["other_path"]
         lines.append(f"{row['of']}: {what}{more}; the newer load's value ({shown}'s) is shown")
     return lines
+
+
+# --------------------------------------------------------------------- many loads at once
+# The claims other loads hold of the elements a batch claims, grouped by what they state
+# (a hub's thousands of claims usually state one thing): the values, how many, and the
+# first ``$first`` tags (by tag) with their times.
+_CLAIMS_OF = """
+UNWIND $ofs AS of
+MATCH (o:Claim {claim_of: of})
+WITH of, [k IN keys(o) WHERE NOT k IN $keys | [k, o[k]]] AS values, o.claim_tag AS tag,
+     o.claim_at AS at
+ORDER BY tag
+WITH of, values, collect([tag, at])[..$first] AS first
+RETURN of, values, first
+"""
+
+_LOAD_PATHS = """
+UNWIND $uids AS uid
+MATCH (l:Load {uid: uid})
+RETURN uid, l.path AS path
+"""
+
+
+def stated_by_others(tx, ofs: list[str], first: int = 20) -> dict[str, list[tuple]]:
+    """In transaction ``tx``: the claims held of elements ``ofs`` (``claim_of``), grouped by
+    their values: ``of -> [(values, [(tag, at), ...the first by tag]), ...]``."""
+    found: dict[str, list[tuple]] = {}
+    for r in tx.run(_CLAIMS_OF, ofs=ofs, keys=list(KEYS), first=first):
+        found.setdefault(r["of"], []).append((dict(r["values"]), [tuple(x) for x in r["first"]]))
+    return found
+
+
+def load_paths(tx, tags: Iterable[str]) -> dict[str, str]:
+    """In transaction ``tx``: the input path of the load of each tag."""
+    uids = sorted({"load:" + t.split(":")[0] for t in tags})
+    found = {r["uid"]: r["path"] for r in tx.run(_LOAD_PATHS, uids=uids)} if uids else {}
+    return {t: found.get("load:" + t.split(":")[0]) for t in tags}
+
+
+def batch_conflicts(made: list[dict], tags: list[str], before: dict[str, list[tuple]],
+                    first: int = 20) -> dict[str, dict]:
+    """The conflicts each load version of a batch (``tags``, in the order written) made, as
+    :func:`conflicts` would have found each when it was written: ``made`` are the claims
+    the batch creates (rows of :data:`CREATE_CLAIMS`), ``before`` the claims held before it
+    (:func:`stated_by_others`). Per tag, the first ``first`` rows ``{of, tag, other, differ,
+    wins}`` by element and other tag, and ``elements``: how many elements conflict. The
+    claims of one element are compared by what they state (a hub's claims state one thing).
+
+    >>> made = [{"of": "x", "tag": "a:1", "at": 2.0, "props": {"v": 1}}]
+    >>> out = batch_conflicts(made, ["a:1"], {"x": [({"v": 0}, [("b:1", 1.0)])]})
+    >>> out["a:1"]["rows"][0]["differ"], out["a:1"]["elements"]
+    ([['v', 1, 0]], 1)
+    """
+    batch = set(tags)
+    groups: dict[str, dict[str, tuple[dict, list]]] = {}  # of -> values -> (values, claims)
+    for claim in made:
+        key = repr(sorted(claim["props"].items()))
+        groups.setdefault(claim["of"], {}).setdefault(key, (claim["props"], []))[1].append(claim)
+    out: dict[str, dict] = {}
+    for c in made:
+        if c["tag"] not in batch:
+            continue
+        prefix = c["tag"].rsplit(":", 1)[0] + ":"
+        rows = []
+        for values, claims in groups[c["of"]].values():
+            differ = _differ(c["props"], values) if values is not c["props"] else []
+            if differ:
+                rows.extend((o["tag"], o["at"], differ) for o in claims
+                            if not o["tag"].startswith(prefix)
+                            and (o["tag"] not in batch or o["at"] < c["at"]))
+        for values, held in before.get(c["of"], []):
+            differ = _differ(c["props"], values)
+            if differ:
+                rows.extend((tag, at, differ) for tag, at in held
+                            if not tag.startswith(prefix))
+        if rows:
+            mine = out.setdefault(c["tag"], {"rows": [], "elements": 0})
+            mine["elements"] += 1
+            mine["rows"].extend({"of": c["of"], "tag": c["tag"], "other": tag, "differ": differ,
+                                 "wins": c["at"] >= at} for tag, at, differ in rows)
+    for mine in out.values():
+        mine["rows"] = sorted(mine["rows"], key=lambda r: (r["of"], r["other"]))[:first]
+    return out
+
+
+def _differ(mine: dict, theirs: dict) -> list[list]:
+    return [[k, v, theirs[k]] for k, v in mine.items()
+            if k not in KEYS and theirs.get(k) is not None and theirs[k] != v]
+
+
+def node_claim(uid: str, tag: str, at: float, props: dict, labels: Iterable[str]) -> dict:
+    """A row of :data:`CREATE_CLAIMS`: what load version ``tag`` states of node ``uid``
+    (``labels``: its labels, in :data:`LABEL_ORDER`, the fixed ones left out).
+
+    >>> node_claim("host:a", "3f2a:1", 5.0, {"name": "a"}, ["Lineage", "Host", "Agent"])["labels"]
+    ['Agent', 'Host']
+    """
+    wanted = set(labels) - set(FIXED_LABELS)
+    return {"of": uid, "tag": tag, "at": at, "props": props,
+            "labels": [x for x in LABEL_ORDER if x in wanted]}
+
+
+def edge_claim(rel: str, start: str, end: str, key: str | None, tag: str, at: float,
+               props: dict) -> dict:
+    """A row of :data:`CREATE_CLAIMS`: what load version ``tag`` states of a relationship."""
+    return {"of": edge_of(rel, start, end, key), "tag": tag, "at": at, "props": props,
+            "start": start, "end": end, "type": rel, "key": key}

@@ -370,3 +370,130 @@ def unload(driver: Driver, database: str | None, load_or_path: str) -> list[dict
                                      "changes": json.dumps(removed, sort_keys=True)})
         out.append({**entry, **removed, "status": "unloaded"})
     return out
+
+
+# ------------------------------------------------------------------ many loads at once
+# The bookkeeping of :mod:`.fleet` (many small inputs written in one transaction): the same
+# steps as :func:`previous`, :func:`begin_write`, :func:`end_write` and :func:`record`, one
+# statement for all the inputs of a batch, a row each.
+
+_PREVIOUS_MANY = """
+UNWIND $uids AS uid
+MATCH (l:Load {uid: uid})
+RETURN l.uid AS uid, l.version AS version, l.sha256 AS sha256, l.status AS status,
+       l.options AS options
+"""
+
+_BEGIN_MANY = """
+UNWIND $rows AS row
+MERGE (l:Load {uid: row.uid})
+SET l.id = row.id, l.path = row.path, l.format = row.format, l.writing = row.tag,
+    l.writing_since = $now, l.writer = $writer
+"""
+
+_END_MANY = """
+UNWIND $rows AS row
+MATCH (l:Load {uid: row.uid}) WHERE l.writing = row.tag
+REMOVE l.writing, l.writing_since, l.writer
+SET l += row.props, l.times_loaded = coalesce(l.times_loaded, 0) + 1
+RETURN count(l) AS held
+"""
+
+_UNMARK_MANY = """
+UNWIND $rows AS row
+MATCH (l:Load {uid: row.uid}) WHERE l.writing = row.tag
+REMOVE l.writing, l.writing_since, l.writer
+"""
+
+_RECORD_MANY = """
+UNWIND $rows AS row
+MERGE (l:Load {uid: row.uid})
+SET l += row.props, l.id = row.id, l.times_loaded = coalesce(l.times_loaded, 0) + 1
+"""
+
+
+def previous_many(driver: Driver, database: str | None, lids: list[str]) -> dict[str, Previous]:
+    """:func:`previous` of every load in ``lids``, in one question.
+
+    >>> previous_many(driver, None, ["3f2a9c0d1e2b4a5f"])["3f2a9c0d1e2b4a5f"]  # doctest: +SKIP
+    Previous(version=0, sha256=None, status=None, options=None)
+    """
+    records, _, _ = driver.execute_query(_PREVIOUS_MANY, uids=[load_uid(x) for x in lids],
+                                         database_=database, routing_="r")
+    found = {r["uid"]: Previous(r["version"] or 0, r["sha256"], r["status"], r["options"])
+             for r in records}
+    return {lid: found.get(load_uid(lid), Previous()) for lid in lids}
+
+
+def begin_writes(driver: Driver, database: str | None, marks: list[dict]) -> None:
+    """:func:`begin_write` of many loads in one transaction: ``marks`` are ``{lid, tag,
+    path, format}``. Raises :class:`BusyError` (nothing marked) while an unload is taking
+    facts off the graph."""
+    rows = [{"uid": load_uid(m["lid"]), "id": m["lid"], "tag": m["tag"],
+             "path": redact_props({"path": m["path"]})["path"], "format": m["format"]}
+            for m in marks]
+
+    def mark_unless_unloading(tx) -> list[dict]:
+        busy = [u for u in (dict(r) for r in tx.run(_UNLOADING)) if _alive(u["writer"])]
+        if not busy:
+            tx.run(_BEGIN_MANY, rows=rows, now=time.time(), writer=this_writer()).consume()
+        return busy
+
+    with driver.session(database=database) as session:
+        busy = session.execute_write(mark_unless_unloading)
+    if busy:
+        raise BusyError(f"cannot load {len(rows)} inputs while {_names(busy)} is being "
+                        "unloaded: load them again when the unload has finished (nothing of "
+                        "them was written)")
+
+
+def end_writes(tx, finished: list[dict]) -> int:
+    """In the batch's write transaction ``tx``: :func:`end_write` of every ``{lid, tag,
+    props}``; returns how many marks were still there (fewer: a forced reset took some)."""
+    rows = [{"uid": load_uid(f["lid"]), "tag": f["tag"], "props": _stored(f["props"])}
+            for f in finished]
+    return tx.run(_END_MANY, rows=rows).single()["held"] if rows else 0
+
+
+def unmark(driver: Driver, database: str | None, marks: list[dict]) -> None:
+    """Take off the marks of :func:`begin_writes` (``{lid, tag}``) after a batch that did
+    not commit."""
+    rows = [{"uid": load_uid(m["lid"]), "tag": m["tag"]} for m in marks]
+    driver.execute_query(_UNMARK_MANY, rows=rows, database_=database)
+
+
+def record_many(tx, records: list[dict]) -> None:
+    """In transaction ``tx``: :func:`record` of every ``{lid, props}``."""
+    rows = [{"uid": load_uid(r["lid"]), "id": r["lid"], "props": _stored(r["props"])}
+            for r in records]
+    if rows:
+        tx.run(_RECORD_MANY, rows=rows).consume()
+
+
+def _stored(props: dict[str, Any]) -> dict[str, Any]:
+    """A load's properties as they are stored: ``None`` left out, secrets redacted."""
+    return redact_props({k: v for k, v in props.items() if v is not None})
+
+
+_SUMMARY = """
+MATCH (l:Load)
+WITH coalesce(l.source, '?') AS source,
+     CASE WHEN l.writing IS NOT NULL THEN 'writing' ELSE coalesce(l.status, 'unfinished') END
+       AS status, l
+RETURN source, status, count(l) AS inputs,
+       sum(coalesce(l.node_records, 0) + coalesce(l.edge_records, 0)) AS elements,
+       max(l.finished_at) AS last_finished_at
+ORDER BY inputs DESC, source, status
+"""
+
+
+def summary(driver: Driver, database: str | None) -> list[dict]:
+    """The loads counted by source and status: ``{source, status, inputs, elements (node
+    and relationship records they stated), last_finished_at (epoch seconds)}``, the most
+    inputs first.
+
+    >>> summary(driver, None)[0]                                     # doctest: +SKIP
+    {'source': 'xalt', 'status': 'loaded', 'inputs': 1000, 'elements': 13000, ...}
+    """
+    records, _, _ = driver.execute_query(_SUMMARY, database_=database, routing_="r")
+    return [dict(r) for r in records]

@@ -39,8 +39,7 @@ from .collector import fewer_collections
 from .early_nodes import EarlyNodes, EarlyWriteFailed
 from .inputs import Input, expand, identity, is_url, sha256_of, shown
 from .spool import Spool
-from .writer import (Writer, WriteStats, agreement_conflicts, ensure_schema,
-                     identity_conflicts)
+from .writer import (Writer, WriteStats, agreement_conflicts, identity_conflicts)
 
 #: ``progress(event, info)``: "start" (an input), "records" (read so far), "done" (its
 #: result, ``LoadResult.as_dict()``); in a bulk load past its fold's budget, a "done" with
@@ -321,7 +320,7 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Sp
         if agree is not None:
             return _conflicts(writer, spool, lid, report, agree)
         found = _duplicates(writer, spool, lid, report)
-        only = _only_of(spool, found)
+        only = hanging_off(spool, found)
         if only:
             report.extra["nodes_only_of_duplicates"] = len(only)
         return found | only, found
@@ -403,27 +402,45 @@ def _duplicates(writer: Writer, spool: Spool, lid: str, report: LoadReport) -> s
     if not any(model.NODE_KINDS[label].identity for label in spool.node_counts):
         return set()
     found = identity_conflicts(writer.driver, writer.database, spool.iter_nodes(), f"{lid}:")
+    note_duplicates(report, found)
+    return set(found)
+
+
+def note_duplicates(report: LoadReport, found: dict[str, list]) -> None:
+    """Warn of the uids ``found`` (uid -> ``[[property, stored, this input's], ...]``) that
+    another input stated as something else, and count them.
+
+    >>> r = LoadReport("/d/b.json", "xalt-json")
+    >>> note_duplicates(r, {"xalt:run:u": [["exec_path", "/a", "/b"]]}); r.extra
+    {'duplicate_uids_of_other_inputs': 1}
+    """
     for uid, differ in sorted(found.items())[:20]:
         what = "; ".join(f"{k} {old!r} there, {new!r} here" for k, old, new in differ)
         report.warn(f"{report.path}: {uid} was already loaded from another input as something "
                     f"else ({what}): this input's record is a duplicate and was not loaded")
     if found:
         report.extra["duplicate_uids_of_other_inputs"] = len(found)
-    return set(found)
 
 
 def _report_conflicts(driver, database, tag: str, report: LoadReport) -> None:
     """Warn of the values this version states otherwise than another load (the newest load
     wins: :mod:`.claims`), and count the elements."""
-    found = claims.conflicts(driver, database, tag)
+    note_conflicts(report, claims.conflicts(driver, database, tag))
+
+
+def note_conflicts(report: LoadReport, found: list[dict], elements: int | None = None) -> None:
+    """Warn of the conflicts ``found`` (rows of :func:`lineage.load.claims.conflicts` of
+    one load version, or the first of them when ``elements`` counts the elements) and count
+    the elements."""
     if not found:
         return
     for line in claims.describe(found[:20]):
         report.warn(f"{report.path}: {line}")
-    report.extra["conflicting_claims"] = len({row["of"] for row in found})
+    report.extra["conflicting_claims"] = (len({row["of"] for row in found})
+                                          if elements is None else elements)
 
 
-def _only_of(spool: Spool, refused: set[str]) -> set[str]:
+def hanging_off(spool: Spool, refused: set[str]) -> set[str]:
     """The nodes of ``spool`` that hang off refused nodes only (the user, host, program and
     build of a duplicate XALT record): not written either, so a refused record leaves nothing
     of itself in the graph. With the refused nodes taken out, the input's nodes fall into
@@ -502,15 +519,14 @@ def load(
     failed input, with every result in ``.results``) is raised. ``fail_fast`` stops at the
     first malformed input instead. Files found by walking a directory that no format
     recognises are reported with status ``unrecognised`` and not loaded; a file named
-    explicitly must be recognised.
+    explicitly must be recognised. The first loads of small files are written many to a
+    transaction, each still a load of its own (:mod:`.fleet`); the others one by one
+    (:func:`load_input`).
     """
-    ensure_schema(writer.driver, writer.database)
+    from .fleet import load_many  # (it builds on this module)
 
-    def one(item: Input) -> tuple[LoadResult, dict]:
-        return load_input(writer, item, lenient=lenient, options=options,
-                          progress=progress), {}
-
-    results, failures = each_input(paths, source, one, progress, fail_fast)
+    results, failures = load_many(writer, paths, source, lenient, progress, options,
+                                  fail_fast)
     raise_failures(failures, results)
     return results
 
@@ -530,33 +546,44 @@ def each_input(paths: Iterable[str | os.PathLike], source: str,
         if progress:
             progress("start", {"path": item.path,
                                "format": item.format.name if item.format else None})
-        try:
-            try:
-                result, done = load_one(item)
-            except (LineageError, Neo4jError, DriverError, MemoryError):
-                raise  # a parse error (below), the server, the graph: not this input's alone
-            except OSError as exc:  # it could not be read: reported, the others are loaded
-                if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-                    raise
-                result, done = first_result(item), {}
-                result.status = "unreadable"
-                result.error = f"cannot be read ({exc.strerror or exc}): not loaded"
-            except Exception as exc:  # a reader failed on it: this input fails, not the load
-                error = WholeInputError(redact_url(shown(item.path)), None,
-                                        "an input its reader can read",
-                                        f"{type(exc).__name__}: {shown(str(exc))[:300]}")
-                error.result = first_result(item)
-                error.result.status, error.result.error = "failed", str(error)
-                raise error from exc
-        except ParseError as exc:
-            if fail_fast or not hasattr(exc, "result"):
-                raise
-            result, done = exc.result, {}
-            failures.append(exc)
+        result, done, failure = attempt(item, load_one, fail_fast)
+        if failure is not None:
+            failures.append(failure)
         results.append(result)
         if progress:
             progress("done", {**result.as_dict(), **done})
     return results, failures
+
+
+def attempt(item: Input, load_one: Callable[[Input], tuple[LoadResult, dict]],
+            fail_fast: bool) -> tuple[LoadResult, dict, ParseError | None]:
+    """``load_one(item)``, its failures sorted: ``(result, what to add to its "done"
+    event, the parse error when it failed)``. An input that cannot be read is ``unreadable``;
+    a reader that fails on it fails it as a :class:`WholeInputError`; a parse error without
+    a result, with ``fail_fast``, or anything else (the server, the graph) is raised."""
+    try:
+        try:
+            result, done = load_one(item)
+        except (LineageError, Neo4jError, DriverError, MemoryError):
+            raise  # a parse error (below), the server, the graph: not this input's alone
+        except OSError as exc:  # it could not be read: reported, the others are loaded
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            result, done = first_result(item), {}
+            result.status = "unreadable"
+            result.error = f"cannot be read ({exc.strerror or exc}): not loaded"
+        except Exception as exc:  # a reader failed on it: this input fails, not the load
+            error = WholeInputError(redact_url(shown(item.path)), None,
+                                    "an input its reader can read",
+                                    f"{type(exc).__name__}: {shown(str(exc))[:300]}")
+            error.result = first_result(item)
+            error.result.status, error.result.error = "failed", str(error)
+            raise error from exc
+    except ParseError as exc:
+        if fail_fast or not hasattr(exc, "result"):
+            raise
+        return exc.result, {}, exc
+    return result, done, None
 
 
 def raise_failures(failures: list[ParseError], results: list[LoadResult]) -> None:

@@ -123,3 +123,65 @@ EDGE_STATEMENTS = {name: edge_statement(rel, False) for name, rel in model.REL_T
 KEYED_EDGE_STATEMENTS = {name: edge_statement(rel, True) for name, rel in model.REL_TYPES.items()}
 EDGE_RESET_STATEMENTS = {(name, keyed): edge_statement(rel, keyed, reset=True)
                          for name, rel in model.REL_TYPES.items() for keyed in (False, True)}
+
+
+# ------------------------------------------------------------------ many inputs at once
+# The statements of :mod:`.fleet`: a row is one element as the inputs of a batch state it
+# together (their properties folded in order, their labels added up, ``row.tags`` their
+# tags in order), so one statement carries every input of the batch. Labels travel in the
+# row (``n:$(row.labels)``); the MERGE stays on the ``:Lineage(uid)`` unique index.
+NODE_BATCH_STATEMENT = """
+UNWIND $rows AS row
+MERGE (n:Lineage {uid: row.uid})
+ON CREATE SET n += row.props, n:$(row.labels), n.loads = row.tags
+ON MATCH SET n += row.props, n:$(row.labels),
+  n.loads = coalesce(n.loads, []) + [t IN row.tags WHERE NOT t IN coalesce(n.loads, [])]
+"""
+
+# What the graph holds of the nodes a batch names (``row.stated``: its properties and
+# labels are asked for too), before the batch writes.
+NODE_STATE_STATEMENT = """
+UNWIND $rows AS row
+MATCH (n:Lineage {uid: row.uid})
+RETURN row.uid AS uid, coalesce(n.loads, []) AS loads,
+       CASE WHEN row.stated THEN properties(n) END AS props,
+       CASE WHEN row.stated THEN labels(n) END AS labels,
+       row.stated AND EXISTS { MATCH (:Claim {claim_of: row.uid}) } AS claimed
+"""
+
+
+def edge_batch_statement(rel: model.RelType, keyed: bool) -> str:
+    """As :func:`edge_statement` (ends by uid), for rows of many inputs (``row.tags``);
+    returns the rows written."""
+    if not rel.name.isidentifier() or not rel.name.isupper():
+        raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")
+    names = _rel_props(rel, keyed)
+    key = " {key: row.key}" if keyed else ""
+    on_create = ", ".join([f"r.`{p}` = row.props.`{p}`" for p in names] + ["r.loads = row.tags"])
+    on_match = ", ".join([f"r.`{p}` = coalesce(row.props.`{p}`, r.`{p}`)" for p in names]
+                         + ["r.loads = coalesce(r.loads, []) + "
+                            "[t IN row.tags WHERE NOT t IN coalesce(r.loads, [])]"])
+    return ("UNWIND $rows AS row\n"
+            "MATCH (a:Lineage {uid: row.start}), (b:Lineage {uid: row.end})\n"
+            f"MERGE (a)-[r:{rel.name}{key}]->(b)\n"
+            f"ON CREATE SET {on_create}\n"
+            f"ON MATCH SET {on_match}\n"
+            "RETURN count(*) AS written")
+
+
+def edge_state_statement(rel: model.RelType, keyed: bool) -> str:
+    """What the graph holds of relationships of type ``rel`` a batch states between nodes
+    it already holds: their tags, properties, and whether claims of them exist."""
+    if not rel.name.isidentifier() or not rel.name.isupper():
+        raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")
+    key = " {key: row.key}" if keyed else ""
+    return ("UNWIND $rows AS row\n"
+            f"MATCH (:Lineage {{uid: row.start}})-[r:{rel.name}{key}]->(:Lineage {{uid: row.end}})\n"
+            "RETURN row.i AS i, coalesce(r.loads, []) AS loads, properties(r) AS props,\n"
+            "       EXISTS { MATCH (:Claim {claim_of: row.of}) } AS claimed")
+
+
+EDGE_BATCH_STATEMENTS = {(name, keyed): edge_batch_statement(rel, keyed)
+                         for name, rel in model.REL_TYPES.items() for keyed in (False, True)}
+EDGE_STATE_STATEMENTS = {(name, keyed): edge_state_statement(rel, keyed)
+                         for name, rel in model.REL_TYPES.items() for keyed in (False, True)}
