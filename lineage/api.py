@@ -232,7 +232,7 @@ class Lineage:
                                     options=options, fail_fast=fail_fast)
                 status_labels.refresh_quietly(self.graph.driver, self.graph.database)
                 return results
-            from .load.pipeline import load as _load
+            from .load.fleet import load as _load
             from .load.writer import Writer
 
             writer = Writer(self.graph.driver, self.graph.database)

@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from lineage.server.connection import Graph
-from lineage.load.pipeline import load
+from lineage.load.fleet import load
 from lineage.config.settings import LoadOptions
 from lineage.load.writer import Writer
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from lineage.load import inputs, loads, pipeline
+from lineage.load import fleet, inputs, loads, pipeline
 from lineage.errors import ParseError
 from lineage.config.settings import LoadOptions
 from lineage.sources import registry
@@ -47,7 +47,7 @@ def test_writing_nodes_while_reading_gives_the_same_graph(lin, inputs):
     graphs = []
     for options in (READ_FIRST, EARLY):
         lin.reset()
-        results = pipeline.load(writer, paths, options=options)
+        results = fleet.load(writer, paths, options=options)
         assert all(r.status in ("loaded", "unrecognised", "empty") for r in results), results
         graphs.append((graphcheck.of(lin, with_loads=True),
                        [(r.path, r.status, r.nodes, r.edges, r.write.node_rows,
@@ -156,7 +156,7 @@ def test_a_malformed_record_after_early_writes_leaves_nothing(lin, tmp_path, oth
     assert bad_line in entry["error"] and "write failed" not in entry["error"]
     # the input mended loads as a first version, whole
     stream.write_text("".join(stream.read_text().splitlines(keepends=True)[:-1]))
-    [again] = pipeline.load(Writer(lin.graph.driver, lin.graph.database), [stream],
+    [again] = fleet.load(Writer(lin.graph.driver, lin.graph.database), [stream],
                             options=EARLY)
     assert again.status == "loaded"
     assert lin.query("MATCH (l:Load {path: $p}) RETURN l.version AS v",
@@ -269,7 +269,7 @@ def test_a_load_killed_while_reading_is_mended_by_loading_again(lin, neo4j_setti
     """SIGKILL (out of memory, say) after the first nodes were written while reading: they
     stay with a write mark of a gone process; the same load again gives the clean graph."""
     stream = write_stream(tmp_path / "run.bp", "wf-killed", range(1000))
-    pipeline.load(Writer(lin.graph.driver, lin.graph.database), [stream], options=EARLY)
+    fleet.load(Writer(lin.graph.driver, lin.graph.database), [stream], options=EARLY)
     clean = graphcheck.of(lin, with_loads=True)
     lin.reset()
     env = dict(os.environ, T_URI=neo4j_settings.uri, T_USER=neo4j_settings.user,
@@ -291,7 +291,7 @@ def test_a_load_killed_while_reading_is_mended_by_loading_again(lin, neo4j_setti
         child.wait()
     assert 0 < graphcheck.of(lin).nodes < clean.nodes
     assert not loads.being_written(lin.graph.driver, lin.graph.database)  # its writer is gone
-    [again] = pipeline.load(Writer(lin.graph.driver, lin.graph.database), [stream],
+    [again] = fleet.load(Writer(lin.graph.driver, lin.graph.database), [stream],
                             options=EARLY)
     assert again.status == "loaded"
     assert graphcheck.of(lin, with_loads=True) == clean

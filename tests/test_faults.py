@@ -22,7 +22,7 @@ from neo4j import GraphDatabase
 from lineage import server
 from lineage.api import Lineage
 from lineage.server.connection import Graph, Settings
-from lineage.load.pipeline import load
+from lineage.load.fleet import load
 from lineage.load.writer import Writer
 
 from . import graphcheck
@@ -80,7 +80,7 @@ def test_state_is_private_even_with_umask_000(own_server):
 LOADER = textwrap.dedent("""
     import sys
     from lineage.server.connection import Graph, Settings
-    from lineage.load.pipeline import load
+    from lineage.load.fleet import load
     from lineage.load.writer import Writer
     uri, user, password, path = sys.argv[1:5]
     graph = Graph.connect(Settings(uri, user, password, None, True))

@@ -16,7 +16,8 @@ from neo4j._sync.work.transaction import TransactionBase
 from lineage.errors import ParseError
 from lineage.load import fleet, status_labels
 from lineage.load.inputs import expand
-from lineage.load.pipeline import load, load_input
+from lineage.load.fleet import load
+from lineage.load.pipeline import load_input
 from lineage.load.writer import Writer, ensure_schema
 
 from . import graphcheck

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from lineage import cli
 from lineage.errors import LineageError, WriteFailed
-from lineage.load import pipeline
+from lineage.load import fleet
 from lineage.config.settings import LoadOptions
 from lineage.load.writer import Writer
 
@@ -105,7 +105,7 @@ def test_a_write_failing_midway_leaves_nothing_of_the_input(lin, options):
         writer = Writer(lin.graph.driver, lin.graph.database, batch_size=3)
         # the server's refusal reaches the caller as a LineageError naming the input
         with pytest.raises(WriteFailed, match=f"{BD.name}: write failed: .*(test_job_status|type_desc)"):
-            pipeline.load(writer, [BD], options=options)
+            fleet.load(writer, [BD], options=options)
     finally:
         lin.write("DROP CONSTRAINT test_job_status IF EXISTS")
     assert graphcheck.of(lin, with_loads=True) == before

@@ -18,7 +18,7 @@ import pytest
 
 from lineage.load import loads
 from lineage.errors import LoadInterrupted
-from lineage.load.pipeline import load
+from lineage.load.fleet import load
 from lineage.config.settings import LoadOptions
 from lineage.load.writer import Writer
 

@@ -23,7 +23,7 @@ import pytest
 
 from lineage.config.settings import LoadOptions
 from lineage.errors import ParseError
-from lineage.load import loads, pipeline
+from lineage.load import fleet, loads, pipeline
 from lineage.load.inputs import Input
 from lineage.load.writer import Writer
 from lineage.sources import registry
@@ -127,7 +127,7 @@ def test_a_shard_loads_the_graph_its_collections_state(lin, tmp_path, make):
     for options in (READ_FIRST, EARLY):
         lin.reset()
         writer = ThreadsSeen(lin.graph.driver, lin.graph.database, batch_size=50)
-        [result] = pipeline.load(writer, [path], options=options)
+        [result] = fleet.load(writer, [path], options=options)
         assert result.status == "loaded" and result.write.unresolved_edges == 0
         nodes, rels = in_graph(lin)
         assert set(nodes) == set(expected[0]) and set(rels) == set(expected[1])

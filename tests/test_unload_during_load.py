@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from lineage.load import claims, loads
-from lineage.load.pipeline import load
+from lineage.load.fleet import load
 from lineage.load.writer import Writer
 
 from .corpus import needs_corpus

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from lineage import model
 from lineage.load import writer as writer_module
-from lineage.load.pipeline import load
+from lineage.load.fleet import load
 from lineage.model.records import Edge, Node
 from lineage.load.writer import Writer
 

@@ -81,7 +81,7 @@ def bulk_load(lin, paths: Iterable[str | os.PathLike], source: str = "auto",
               progress: Progress | None = None, options: LoadOptions | None = None,
               fail_fast: bool = False) -> list[LoadResult]:
     """Load ``paths`` into the empty database of the managed server with neo4j-admin; one
-    result per input, as :func:`lineage.load.pipeline.load` returns them."""
+    result per input, as :func:`lineage.load.fleet.load` returns them."""
     options, paths = registry.load_options(options), list(paths)  # paths read twice: sized, then loaded
     try:
         with server.bulk_lock(server.ServerPaths.under(server.state_dir())):

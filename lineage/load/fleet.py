@@ -53,12 +53,12 @@ from .claims import CLAIMED_TYPES, CREATE_CLAIMS
 from .inputs import Input, expand, identity, is_url, sha256_of
 from .loads import Previous
 from .pipeline import (LoadResult, Progress, attempt, each_input, first_result, hanging_off,
-                       load_input,
+                       load_input, load_options, raise_failures,
                        load_props, note_conflicts, note_duplicates, parse_to_spool)
 from .spool import Spool
 from .statements import (EDGE_BATCH_STATEMENTS, EDGE_STATE_STATEMENTS, NODE_BATCH_STATEMENT,
                          NODE_STATE_STATEMENT)
-from .writer import WriteStats, ensure_schema
+from .writer import Writer, WriteStats, ensure_schema
 
 #: Inputs asked about at once (what the graph remembers of their loads)
 WINDOW = 512
@@ -487,16 +487,40 @@ def _state(tx, entries: list[Entry]) -> tuple[dict, dict]:
 
 
 # ------------------------------------------------------------------ the inputs' loop
+def load(
+    writer: Writer,
+    paths: Iterable[str | os.PathLike],
+    source: str = "auto",
+    lenient: bool = False,
+    progress: Progress | None = None,
+    options: LoadOptions | None = None,
+    fail_fast: bool = False,
+) -> list[LoadResult]:
+    """Load every input under ``paths``: each is loaded whole or not at all.
+
+    A malformed input (strict mode) is reported and the load goes on with the next one;
+    when all are done, the one :class:`ParseError` (or an :class:`InputsFailed` naming every
+    failed input, with every result in ``.results``) is raised. ``fail_fast`` stops at the
+    first malformed input instead. Files found by walking a directory that no format
+    recognises are reported with status ``unrecognised`` and not loaded; a file named
+    explicitly must be recognised. The first loads of small files are written many to a
+    transaction, each still a load of its own (:func:`load_many`); the others one by one
+    (:func:`~.pipeline.load_input`).
+    """
+    results, failures = load_many(writer, paths, source, lenient, progress, options,
+                                  fail_fast)
+    raise_failures(failures, results)
+    return results
+
+
 def load_many(writer, paths: Iterable[str | os.PathLike], source: str, lenient: bool,
               progress: Progress | None, options: LoadOptions | None,
               fail_fast: bool) -> tuple[list[LoadResult], list[ParseError]]:
     """Every input under ``paths``, small first loads in batches, the others one by one, in
     their order: the results, and the parse errors of the inputs that failed (as
     :func:`~.pipeline.each_input`)."""
-    from .pipeline import _options  # the load's options, checked once
-
     ensure_schema(writer.driver, writer.database)
-    options = _options(options, lenient)
+    options = load_options(options, lenient)
     if not writer.batch_inputs:
         return each_input(paths, source, lambda item: (load_input(
             writer, item, options=options, progress=progress), {}), progress, fail_fast)

@@ -201,7 +201,7 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
     driver, database = writer.driver, writer.database
     lid = loads.load_id(fmt.name, identity(item))
     before = loads.previous(driver, database, lid)
-    options = _options(options, lenient)
+    options = load_options(options, lenient)
     if not is_url(item.path):
         result.sha256 = sha256_of(item.path)
         if ((result.sha256, "loaded", options.as_json())
@@ -293,7 +293,7 @@ def edges_while_reading(source: str) -> bool:
                    if kind.source == source)
 
 
-def _options(options: LoadOptions | None, lenient: bool) -> LoadOptions:
+def load_options(options: LoadOptions | None, lenient: bool) -> LoadOptions:
     """The options of a load, every source option set (its default unless given) and
     checked against its declaration."""
     return loaders.load_options(options, lenient=True if lenient else None)
@@ -501,34 +501,6 @@ def _record_attempt(driver, database, lid: str, before: "loads.Previous", result
     if before.status == "loaded":
         props.pop("status")
     loads.record(driver, database, lid, props)
-
-
-def load(
-    writer: Writer,
-    paths: Iterable[str | os.PathLike],
-    source: str = "auto",
-    lenient: bool = False,
-    progress: Progress | None = None,
-    options: LoadOptions | None = None,
-    fail_fast: bool = False,
-) -> list[LoadResult]:
-    """Load every input under ``paths``: each is loaded whole or not at all.
-
-    A malformed input (strict mode) is reported and the load goes on with the next one;
-    when all are done, the one :class:`ParseError` (or an :class:`InputsFailed` naming every
-    failed input, with every result in ``.results``) is raised. ``fail_fast`` stops at the
-    first malformed input instead. Files found by walking a directory that no format
-    recognises are reported with status ``unrecognised`` and not loaded; a file named
-    explicitly must be recognised. The first loads of small files are written many to a
-    transaction, each still a load of its own (:mod:`.fleet`); the others one by one
-    (:func:`load_input`).
-    """
-    from .fleet import load_many  # (it builds on this module)
-
-    results, failures = load_many(writer, paths, source, lenient, progress, options,
-                                  fail_fast)
-    raise_failures(failures, results)
-    return results
 
 
 def each_input(paths: Iterable[str | os.PathLike], source: str,
