@@ -80,6 +80,8 @@ def _stats(lin) -> dict:
     stats = lin.stats()
     stats["loads"] = sorted(({k: v for k, v in row.items() if k != "finished_at"}
                              for row in stats["loads"]), key=lambda row: row["id"])
+    stats["load_summary"] = [{k: v for k, v in row.items() if k != "last_finished_at"}
+                             for row in stats["load_summary"]]
     return stats
 
 
