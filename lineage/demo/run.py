@@ -14,14 +14,15 @@ from typing import Callable, Iterable
 
 from ..sources.base import DemoFiles
 from .generate import generate
-from .index import with_partners, write_index
+from .index import failed_first, with_partners, write_index
 
 
 @dataclass
 class DemoResult:
     """What the demo did: the generated files by source, the load results, the link
-    result, the report of each run (the ``runs`` template's row with its ``report`` path)
-    and the index page."""
+    result, the report of each run (the ``runs`` template's row with its ``report`` path),
+    failed runs first and each group by start time as the index lists them, and the index
+    page."""
 
     files: dict
     loads: list = field(default_factory=list)
@@ -66,6 +67,6 @@ def run_demo(lin, files_dir: Path, reports_dir: Path,
     for run in lin.query("runs"):
         path = Path(lin.report(run["uid"], reports_dir / report_name(run["uid"])))
         result.runs.append({**run, "report": path.name, "path": path})
-    result.runs = with_partners(lin, result.runs)
+    result.runs = failed_first(with_partners(lin, result.runs))
     result.index = write_index(result.runs, reports_dir / "index.html")
     return result
