@@ -109,7 +109,11 @@ def test_forced_reset_interrupts_the_load_which_removes_its_writes(lin, stream, 
     with pytest.raises(LoadInterrupted) as info:
         load(writer, [stream], options=options)
     assert str(stream) in str(info.value) and "load it again" in str(info.value)
-    assert deleted and deleted[0] >= 500  # the reset found the first batches written
+    # the reset found the first batches written: 700 nodes handed on, or all of them before
+    # the first relationship; while reading, relationships are written as soon as their
+    # ends are, so the first one comes after the first batch of nodes (50)
+    early_edges = after is None and options.overlap_bytes == 0
+    assert deleted and deleted[0] >= (50 if early_edges else 500), deleted
     assert _lineage_nodes(lin) == 0  # nothing written after the reset stays
     rels = lin.graph.run("MATCH ()-[r]->() RETURN count(r) AS n")[0]["n"]
     assert rels == 0

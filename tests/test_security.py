@@ -366,6 +366,9 @@ def test_every_loader_stores_hostile_values_verbatim(lin, tmp_path, fmt, sample)
 #: Places that splice names into Cypher; every name there comes from lineage.model.
 ALLOWED_DYNAMIC_CYPHER = {
     ("lineage/load/statements.py", "edge_statement"),  # relationship type from model.REL_TYPES
+    # the same for rows of many inputs, and what the graph holds of them (model.REL_TYPES)
+    ("lineage/load/statements.py", "edge_batch_statement"),
+    ("lineage/load/statements.py", "edge_state_statement"),
     ("lineage/load/writer.py", "ensure_schema"),  # constraint/index names, labels: model.schema()
     # a relationship type's claims statement: the type from model.REL_TYPES (checked upper-case
     # identifier); and two fixed heads joined to one fixed tail at import
