@@ -152,18 +152,27 @@ def _xalt_syslog(out: Path) -> None:
     out.write_text("".join(lines))
 
 
-def _chimbuko_shard(out: Path) -> None:
+def write_shard(path: Path, collections: dict[str, list[dict]]) -> Path:
+    """An UnQLite provDB shard holding ``collections`` (records stored as Chimbuko's provDB
+    stores them, with the ids the database gives)."""
     import unqlite
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    db = unqlite.UnQLite(str(out))
-    for name in ("anomalies", "normalexecs", "metadata"):
+    db = unqlite.UnQLite(str(path))
+    for name, records in collections.items():
         coll = db.collection(name)
         coll.create()
-        for rec in json.loads((SAMPLES / "chimbuko" / f"provdb_v0_{name}.json").read_text()):
+        for rec in records:
             coll.store({k: v for k, v in rec.items() if k != "__id"})
     db.commit()
     db.close()
+    return path
+
+
+def _chimbuko_shard(out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_shard(out, {name: json.loads((SAMPLES / "chimbuko" / f"provdb_v0_{name}.json")
+                                       .read_text())
+                      for name in ("anomalies", "normalexecs", "metadata")})
 
 
 def _prov_json(out: Path) -> None:

@@ -5,7 +5,6 @@ import json
 import math
 
 import pytest
-import unqlite
 
 from lineage.errors import ParseError
 from lineage.config.settings import LoadOptions
@@ -13,7 +12,7 @@ from lineage.sources.chimbuko import mapping as chimbuko
 
 from . import chimbuko_oracle as oracle
 from .conftest import SAMPLES
-from .corpus import needs_corpus
+from .corpus import needs_corpus, write_shard
 
 pytestmark = needs_corpus
 
@@ -38,18 +37,6 @@ def graph_content(lin):
 
     return (sorted((n["uid"], tuple(sorted(n["labels"])), content(n["props"])) for n in nodes),
             sorted((r["a"], r["t"], r["b"], content(r["props"])) for r in rels))
-
-
-def write_shard(path, collections: dict[str, list[dict]]):
-    """A provenance database file made with the unqlite package, as Chimbuko's provDB does."""
-    db = unqlite.UnQLite(str(path))
-    for name, records in collections.items():
-        coll = db.collection(name)
-        coll.create()
-        for rec in records:
-            coll.store({k: v for k, v in rec.items() if k != "__id"})
-    db.commit()
-    db.close()
 
 
 def test_v0_samples_load_with_oracle_counts(lin):

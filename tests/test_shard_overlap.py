@@ -31,28 +31,13 @@ from lineage.sources.base import LoadReport
 from lineage.sources.chimbuko.mapping import parse_records, parse_unqlite
 
 from . import graphcheck
-from .corpus import REPO, SAMPLES, needs_corpus
+from .corpus import REPO, SAMPLES, needs_corpus, write_shard
 
 sys.path.insert(0, str(REPO / "bench"))
 
 EARLY = LoadOptions(overlap_bytes=0)  # nodes and relationships written while reading
 READ_FIRST = LoadOptions(overlap_bytes=None)
 COLLECTIONS = ("anomalies", "normalexecs", "metadata")
-
-
-def write_shard(path: Path, collections: dict[str, list[dict]]) -> Path:
-    """An UnQLite provDB shard holding ``collections`` (as the provDB stores records)."""
-    import unqlite
-
-    db = unqlite.UnQLite(str(path))
-    for name, recs in collections.items():
-        coll = db.collection(name)
-        coll.create()
-        for rec in recs:
-            coll.store({k: v for k, v in rec.items() if k != "__id"})
-    db.commit()
-    db.close()
-    return path
 
 
 def sample_shard(folder: Path) -> Path:
