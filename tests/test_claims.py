@@ -158,3 +158,61 @@ def test_a_reload_that_no_longer_states_a_value_takes_it_back(lin, tmp_path):
     lin.load([end])
     lin.load([start])
     assert "queue" not in run_node(lin)
+
+
+def claims_held(lin) -> list:
+    """Every claim (its time aside: each write's own), comparable across graphs."""
+    rows = lin.query("MATCH (c:Claim) RETURN properties(c) AS p")
+    return sorted(graphcheck.canonical({k: v for k, v in r["p"].items() if k != "claim_at"})
+                  for r in rows)
+
+
+def test_loads_that_state_an_element_alike_keep_no_claims(lin, tmp_path):
+    """Runs of one program on one host state the host, user, program and libraries alike:
+    no claims of them, one by one or many at once; an end record states its run otherwise:
+    claims of that run alone, and unloading it leaves the graph as it was."""
+    from .test_fleet import run_file
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    first = [run_file(folder, n) for n in range(2)]
+    for path in first:
+        lin.load([path])  # one by one
+    lin.load([run_file(folder, n) for n in range(2, 6)])  # many at once
+    hosts = lin.query("MATCH (h:Host) RETURN size(h.loads) AS loads")
+    assert [h["loads"] for h in hosts] == [6]
+    assert no_claims(lin) == 0
+    before = exact(lin)
+    end = run_file(folder, 3, end=True)
+    lin.load([end])
+    run = f"xalt:run:{'00000000-0000-0000-0000-000000000004'}"
+    claimed = lin.query("MATCH (c:Claim) RETURN DISTINCT c.claim_of AS of")
+    assert [c["of"] for c in claimed] == [run]
+    lin.unload(str(end))
+    assert exact(lin) == before and no_claims(lin) == 0
+    lin.unload(str(first[0]))  # a host the others state alike keeps what they state
+    assert lin.query("MATCH (h:Host) RETURN h.name AS name, size(h.loads) AS loads") \
+        == [{"name": "stampede2", "loads": 5}]
+
+
+def test_claims_do_not_depend_on_how_records_were_batched(lin, tmp_path):
+    """Two copies of a workflow's event stream state its jobs alike, but the second one,
+    written a record per transaction, states each job in parts (one event after the other):
+    no claims either way, and the same graph."""
+    from lineage.load.inputs import expand
+    from lineage.load.pipeline import load_input
+    from lineage.load.writer import Writer, ensure_schema
+
+    for name in ("a.bp", "b.bp"):
+        shutil.copy(PEGASUS / "blackdiamond-4.0.bp", tmp_path / name)
+    seen = []
+    for batch_size in (None, 1):
+        lin.reset(force=True)
+        writer = Writer(lin.graph.driver, lin.graph.database, batch_size=batch_size,
+                        batch_inputs=False)
+        ensure_schema(writer.driver, writer.database)
+        for name in ("a.bp", "b.bp"):
+            [item] = expand([tmp_path / name])
+            assert load_input(writer, item).status == "loaded"
+        seen.append((claims_held(lin), graphcheck.of(lin)))
+    assert seen[1] == seen[0] and seen[0][0] == []

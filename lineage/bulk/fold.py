@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from .. import model
 from ..sources.base import LoadReport
-from ..load.claims import CLAIMED_TYPES, FIXED_LABELS, edge_of
+from ..load.claims import CLAIMED_TYPES, FIXED_LABELS, all_same, edge_of
 from ..load.writer import WriteStats
 
 
@@ -142,6 +142,8 @@ class FoldedGraph:
         tag's input was read)."""
         rows = []
         for key, claimed in self.claims.items():
+            if all_same((c[0], c[1]) if len(c) > 1 else ((), c[0]) for c in claimed.values()):
+                continue  # its loads state the same: no claims (as the writer keeps)
             for tag, claim in claimed.items():
                 row = {"tag": tag, "at": at.get(tag, 0.0), "props": claim[-1]}
                 if isinstance(key, str):

@@ -1,15 +1,19 @@
 """Every property value a load states is that load's *claim*; unload takes back exactly its own.
 
 A node or relationship stated by one load holds what that load stated, and nothing else is
-stored. The moment a second load states it, each load's statement is kept as a ``:Claim``
-bookkeeping node (not ``:Lineage``, no relationships): the properties that load stated,
+stored; nor while every load that states it states the same (its properties and labels):
+what it holds is then what each of them stated (a host or a library named by 10^5 XALT
+runs keeps no claim of each run). The moment two loads state it differently, each load's
+statement is kept as a ``:Claim`` bookkeeping node (not ``:Lineage``, no relationships): the properties that load stated,
 plus ``claim_of`` (the node's uid, or ``<start> -[<TYPE> <key>]-> <end>`` for a
 relationship), ``claim_tag`` (the load version's tag), ``claim_at`` (when that version was
 written) and, for a node, ``claim_labels``; for a relationship ``claim_start``,
 ``claim_end``, ``claim_type`` and ``claim_key``. The element itself shows the claims folded
 by the rule below; a claim is taken back when its load is unloaded or a new version of the
 load no longer states the element, and the element is then recomputed from the claims
-that remain (the last one left is dropped: the element is again one load's).
+that remain (when those state the same, they are dropped: the element is again as one
+load states it). Whether an element holds claims depends only on what its loads state,
+not on how their records were batched (:data:`COLLAPSE` after each version).
 
 The rule: **the newest load wins** (claims are folded in the order their versions were
 written, later values over earlier ones, as the writes themselves did); two claims that
@@ -61,22 +65,31 @@ def released(tag: str, prefix: str, keep: str = "", only: str = "") -> bool:
 
 
 # --------------------------------------------------------------------- on writing
-# Run before a batch of nodes is MERGEd, for the rows of nodes another load stated too:
-# the first time a node is shared, what it holds is the claim of each load it names (one
-# load in practice); then this version's claim gets the row (added up over the batches of
+# Run before a batch of nodes is MERGEd, for the rows of nodes another load stated too: a
+# node without claims whose row states what it holds stays so; else, the first time, what
+# it holds is the claim of each load it names (this version's too, if an earlier batch of
+# it stated the node), and this version's claim gets the row (added up over the batches of
 # one version, replaced by a new version). ``$at`` orders the claims (the newest wins);
 # ``$order`` is LABEL_ORDER.
 NODE_CLAIMS = """
 UNWIND $rows AS row
 MATCH (n:Lineage {uid: row.uid})
 WHERE any(t IN coalesce(n.loads, []) WHERE NOT t STARTS WITH $prefix)
-CALL (n) {
-  WITH n WHERE NOT EXISTS { MATCH (:Claim {claim_of: n.uid}) }
-  UNWIND [t IN n.loads WHERE t <> $tag] AS held
+WITH n, row, EXISTS { MATCH (:Claim {claim_of: n.uid}) } AS claimed
+WHERE claimed
+   OR [l IN $order WHERE l IN labels(n) AND NOT l IN $fixed]
+      <> [l IN $order WHERE l IN $labels AND NOT l IN $fixed]
+   OR any(k IN keys(n) WHERE NOT k IN ['uid', 'loads'] AND NOT coalesce(n[k] = row.props[k], false))
+   OR any(k IN keys(row.props) WHERE row.props[k] IS NOT NULL
+                                AND NOT coalesce(n[k] = row.props[k], false))
+CALL (n, claimed) {
+  WITH n WHERE NOT claimed
+  UNWIND n.loads AS held
   CREATE (c:Claim)
   SET c = properties(n)
   REMOVE c.uid, c.loads
-  SET c.claim_of = n.uid, c.claim_tag = held, c.claim_at = $at - 1,
+  SET c.claim_of = n.uid, c.claim_tag = held,
+      c.claim_at = CASE WHEN held = $tag THEN $at ELSE $at - 1 END,
       c.claim_labels = [l IN $order WHERE l IN labels(n) AND NOT l IN $fixed]
 }
 MERGE (c:Claim {claim_of: row.uid, claim_tag: $tag})
@@ -95,8 +108,8 @@ _EDGE_OF = "row.start + ' -[' + $rel + coalesce(' ' + row.key, '') + ']-> ' + ro
 
 def edge_claims_statement(rel: model.RelType, keyed: bool) -> str:
     """As :data:`NODE_CLAIMS`, for the relationships of one type (found by their ends' uids
-    and key); only types that declare properties have claims, and only where a load states
-    some (a relationship no load gives a property is the same whoever states it)."""
+    and key); only types that declare properties have claims, and only where loads state
+    them differently."""
     if not rel.name.isidentifier() or not rel.name.isupper():
         raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")
     key = " {key: row.key}" if keyed else ""
@@ -104,15 +117,20 @@ def edge_claims_statement(rel: model.RelType, keyed: bool) -> str:
 UNWIND $rows AS row
 MATCH (:Lineage {{uid: row.start}})-[r:{rel.name}{key}]->(:Lineage {{uid: row.end}})
 WHERE any(t IN coalesce(r.loads, []) WHERE NOT t STARTS WITH $prefix)
-  AND (size(keys(row.props)) > 0 OR any(k IN keys(r) WHERE NOT k IN ['loads', 'key']))
 WITH r, row, {_EDGE_OF} AS of
-CALL (r, row, of) {{
-  WITH r, row, of WHERE NOT EXISTS {{ MATCH (:Claim {{claim_of: of}}) }}
-  UNWIND [t IN r.loads WHERE t <> $tag] AS held
+WITH r, row, of, EXISTS {{ MATCH (:Claim {{claim_of: of}}) }} AS claimed
+WHERE claimed
+   OR any(k IN keys(r) WHERE NOT k IN ['loads', 'key'] AND NOT coalesce(r[k] = row.props[k], false))
+   OR any(k IN keys(row.props) WHERE row.props[k] IS NOT NULL
+                                AND NOT coalesce(r[k] = row.props[k], false))
+CALL (r, row, of, claimed) {{
+  WITH r, row, of WHERE NOT claimed
+  UNWIND r.loads AS held
   CREATE (c:Claim)
   SET c = properties(r)
   REMOVE c.loads, c.key
-  SET c.claim_of = of, c.claim_tag = held, c.claim_at = $at - 1, c.claim_start = row.start,
+  SET c.claim_of = of, c.claim_tag = held,
+      c.claim_at = CASE WHEN held = $tag THEN $at ELSE $at - 1 END, c.claim_start = row.start,
       c.claim_end = row.end, c.claim_type = $rel, c.claim_key = row.key
 }}
 MERGE (c:Claim {{claim_of: of, claim_tag: $tag}})
@@ -154,8 +172,14 @@ MATCH (c:Claim {claim_tag: tag})
 DELETE c
 """
 
+# Whether claim ``o`` states what the first of ``claims`` states (its properties, not the
+# bookkeeping ``$keys`` but the labels)
+_SAME = ("all(k IN keys(o) WHERE k IN $keys OR o[k] = head(claims)[k]) "
+         "AND all(k IN keys(head(claims)) WHERE k IN $keys OR head(claims)[k] = o[k]) "
+         "AND coalesce(o.claim_labels, []) = coalesce(head(claims).claim_labels, [])")
+
 # A node from its claims: its properties folded oldest first (the newest wins), the labels
-# only taken-back claims gave it removed; the last claim left is dropped.
+# only taken-back claims gave it removed; claims left that all state the same are dropped.
 _REFOLD_NODES = """
 UNWIND $rows AS row
 MATCH (n:Lineage {uid: row.of})
@@ -170,8 +194,9 @@ SET n = {uid: n.uid, loads: n.loads}
 FOREACH (c IN claims | SET n += properties(c))
 REMOVE n.claim_of, n.claim_tag, n.claim_at, n.claim_labels
 REMOVE n:$([l IN row.gone WHERE NOT l IN held AND NOT l IN $fixed])
-FOREACH (c IN CASE WHEN size(claims) = 1 THEN claims ELSE [] END | DELETE c)
-"""
+FOREACH (c IN CASE WHEN all(o IN claims WHERE {same}) THEN claims ELSE [] END
+         | DELETE c)
+""".replace("{same}", _SAME)
 
 _REFOLD_EDGES = """
 UNWIND $rows AS row
@@ -187,8 +212,24 @@ SET r.loads = loads, r.key = key
 FOREACH (c IN claims | SET r += properties(c))
 REMOVE r.claim_of, r.claim_tag, r.claim_at, r.claim_start, r.claim_end, r.claim_type,
   r.claim_key
-FOREACH (c IN CASE WHEN size(claims) = 1 THEN claims ELSE [] END | DELETE c)
-"""
+FOREACH (c IN CASE WHEN all(o IN claims WHERE {same}) THEN claims ELSE [] END
+         | DELETE c)
+""".replace("{same}", _SAME)
+
+# After a version is written: the elements it claims whose claims all state the same (the
+# version stated in two batches what another load states in one) drop them
+COLLAPSE = """
+MATCH (t:Claim {claim_tag: $tag})
+WITH DISTINCT t.claim_of AS of
+CALL (of) {
+  MATCH (c:Claim {claim_of: of})
+  WITH collect(c) AS claims
+  WHERE all(o IN claims WHERE {same})
+  FOREACH (c IN claims | DELETE c)
+  RETURN size(claims) AS dropped
+}
+RETURN count(of) AS elements
+""".replace("{same}", _SAME)
 
 # Claims of elements no load states any more (deleted by the release)
 _ORPHANS = """
@@ -243,12 +284,52 @@ class Retraction:
         """Recompute every element whose claims changed from the claims left."""
         for statement, rows in ((_REFOLD_EDGES, self.edges), (_REFOLD_NODES, self.nodes)):
             for i in range(0, len(rows), BATCH):
-                self.driver.execute_query(statement, rows=rows[i:i + BATCH],
+                self.driver.execute_query(statement, rows=rows[i:i + BATCH], keys=list(KEYS),
                                           fixed=FIXED_LABELS, database_=self.database)
         ofs = [r["of"] for r in self.nodes + self.edges]
         for i in range(0, len(ofs), BATCH):
             self.driver.execute_query(_ORPHANS, ofs=ofs[i:i + BATCH],
                                       database_=self.database)
+
+
+def collapse(driver: Driver, database: str | None, tag: str) -> int:
+    """Drop the claims of the elements load version ``tag`` claims whose claims all state
+    the same (see :data:`COLLAPSE`); returns how many such elements there were."""
+    records, _, _ = driver.execute_query(COLLAPSE, tag=tag, keys=list(KEYS),
+                                         database_=database)
+    return records[0]["elements"]
+
+
+def same_statement(held: dict, labels: Iterable[str], props: dict,
+                   stated_labels: Iterable[str]) -> bool:
+    """Whether a row (``props``, ``stated_labels``) states what an element without claims
+    holds (``held``: its properties without ``uid``, ``loads``, ``key``; ``labels``), the
+    shared labels aside: then its loads keep no claims.
+
+    >>> same_statement({"name": "c1"}, ["Lineage", "Host"], {"name": "c1"}, ["Host"])
+    True
+    >>> same_statement({"name": "c1", "cores": 4}, ["Host"], {"name": "c1"}, ["Host"])
+    False
+    """
+    fixed = set(FIXED_LABELS)
+    stated = {k: list(v) if isinstance(v, tuple) else v for k, v in props.items()
+              if v is not None}
+    return stated == held and set(labels) - fixed == set(stated_labels) - fixed
+
+
+def all_same(statements: Iterable[tuple]) -> bool:
+    """Whether claims (``(labels, props)`` each) all state the same: then none is kept.
+
+    >>> all_same([(["Host"], {"name": "a"}), (["Host"], {"name": "a"})])
+    True
+    """
+    first = None
+    for labels, props in statements:
+        if first is None:
+            first = (sorted(labels), props)
+        elif (sorted(labels), props) != first:
+            return False
+    return True
 
 
 # --------------------------------------------------------------------- conflicts
@@ -294,8 +375,8 @@ def conflicts(driver: Driver, database: str | None, tag: str | None = None) -> l
 
 
 def count(driver: Driver, database: str | None) -> dict[str, int]:
-    """How many elements hold claims (are stated by more than one load), and how many of
-    them hold conflicting ones."""
+    """How many elements hold claims (loads state them differently), and how many of them
+    hold conflicting ones (two inputs' values of one property)."""
     records, _, _ = driver.execute_query(_COUNT, keys=list(KEYS), part=PART,
                                          database_=database, routing_="r")
     return {"shared": records[0]["shared"], "conflicting": records[0]["conflicting"]}

@@ -15,8 +15,8 @@ of round trips, whatever its inputs:
 
 What the inputs state together is worked out here, input after input in their order, as
 the writes one by one would have left it (:class:`Plan`): properties folded (the later
-input wins), labels added up, tags appended, claims kept where a second load states an
-element, relationships whose ends no input before it stated counted unresolved, XALT run
+input wins), labels added up, tags appended, claims kept where two loads state an element
+differently, relationships whose ends no input before it stated counted unresolved, XALT run
 records that another input stated as something else refused. An input whose identity
 uids (an XALT run uuid) an earlier input of the batch states starts a new batch, so the
 graph answers for it.
@@ -203,7 +203,9 @@ class Plan:
                 continue
             state = nodes.setdefault(uid, {"loads": [], "props": {}, "labels": (),
                                            "claimed": False})
-            if state["loads"]:  # another load states it too: claims
+            if state["loads"] and (state["claimed"] or not claims.same_statement(
+                    state["props"], state["labels"], props, labels)):
+                # another load states it otherwise: claims
                 if not state["claimed"]:
                     self.claims.extend(claims.node_claim(uid, held, at - 1, dict(state["props"]),
                                                          state["labels"])
@@ -237,7 +239,7 @@ class Plan:
             if state is None:
                 state = edges[ident] = {"loads": [], "props": {}, "claimed": False}
             elif (rel in CLAIMED_TYPES and state["loads"]
-                  and (props or any(k not in ("loads", "key") for k in state["props"]))):
+                  and (state["claimed"] or props != state["props"])):
                 if not state["claimed"]:
                     self.claims.extend(claims.edge_claim(rel, start, end, key, held, at - 1,
                                                          dict(state["props"]))

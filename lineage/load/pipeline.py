@@ -342,6 +342,7 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Sp
         _report_conflicts(driver, database, tag, report)
         result.report = report.summary()
         released = loads.release(driver, database, lid, keep=tag)
+        claims.collapse(driver, database, tag)
         result.changes = loads.changes(driver, database, lid, tag, released)
         result.status = "loaded"
         if not loads.end_write(driver, database, lid, tag, final_props()):
