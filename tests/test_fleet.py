@@ -287,3 +287,30 @@ def test_a_batch_that_dies_before_its_commit_leaves_nothing_half_written(lin, tm
     assert {r.status for r in lin.load(paths[2:])} == {"loaded"}
     runs = lin.query("MATCH (r:Execution) RETURN count(r) AS n")[0]["n"]
     assert runs == 10
+
+
+def test_an_input_a_stopped_load_left_its_tag_on_is_not_batched(lin, tmp_path):
+    """A load stopped while it wrote leaves its write mark and its tag on what it wrote: the
+    next load of that input goes on its own, so the batch's tags (appended without looking
+    for them) are never there twice."""
+    from lineage.load import loads
+    from lineage.load.inputs import identity
+
+    paths = fleet_of(tmp_path / "runs")[:6]
+    one_by_one(lin, paths[:2])
+    [item] = expand([paths[3]])
+    lid = loads.load_id(item.format.name, identity(item))
+    tag = loads.tag_of(lid, 1)
+    loads.begin_writes(lin.graph.driver, lin.graph.database,
+                       [{"lid": lid, "tag": tag, "path": item.path, "format": item.format.name}])
+    lin.graph.driver.execute_query("MATCH (h:Host) SET h.loads = h.loads + $tag",  # it wrote
+                                   tag=tag, database_=lin.graph.database)
+    assert loads.previous_many(lin.graph.driver, lin.graph.database, [lid])[lid].marked
+    assert not fleet.batchable(paths[3], loads.previous_many(lin.graph.driver,
+                                                             lin.graph.database, [lid])[lid])
+    results = lin.load(paths[2:])
+    assert {r.status for r in results} == {"loaded"}
+    twice = lin.query("MATCH (n:Lineage) UNWIND n.loads AS t WITH n, t, count(*) AS c "
+                      "WHERE c > 1 RETURN count(*) AS n")
+    assert twice == [{"n": 0}]
+    assert lin.query("MATCH (h:Host) RETURN size(h.loads) AS n") == [{"n": 6}]

@@ -66,17 +66,21 @@ class Previous:
     sha256: str | None = None
     status: str | None = None
     options: str | None = None
+    #: a write mark is on its record: a writer is writing it, or was stopped while it did
+    marked: bool = False
 
 
 def previous(driver: Driver, database: str | None, lid: str) -> Previous:
     """The last version, content digest and status recorded for load ``lid``."""
     records, _, _ = driver.execute_query(
         "MATCH (l:Load {uid: $uid}) RETURN l.version AS version, l.sha256 AS sha256, "
-        "l.status AS status, l.options AS options", uid=load_uid(lid), database_=database)
+        "l.status AS status, l.options AS options, l.writing IS NOT NULL AS marked",
+        uid=load_uid(lid), database_=database)
     if not records:
         return Previous()
     row = records[0]
-    return Previous(row["version"] or 0, row["sha256"], row["status"], row["options"])
+    return Previous(row["version"] or 0, row["sha256"], row["status"], row["options"],
+                    row["marked"])
 
 
 def record(driver: Driver, database: str | None, lid: str, props: dict[str, Any]) -> None:
@@ -381,7 +385,7 @@ _PREVIOUS_MANY = """
 UNWIND $uids AS uid
 MATCH (l:Load {uid: uid})
 RETURN l.uid AS uid, l.version AS version, l.sha256 AS sha256, l.status AS status,
-       l.options AS options
+       l.options AS options, l.writing IS NOT NULL AS marked
 """
 
 _BEGIN_MANY = """
@@ -420,8 +424,8 @@ def previous_many(driver: Driver, database: str | None, lids: list[str]) -> dict
     """
     records, _, _ = driver.execute_query(_PREVIOUS_MANY, uids=[load_uid(x) for x in lids],
                                          database_=database, routing_="r")
-    found = {r["uid"]: Previous(r["version"] or 0, r["sha256"], r["status"], r["options"])
-             for r in records}
+    found = {r["uid"]: Previous(r["version"] or 0, r["sha256"], r["status"], r["options"],
+                                r["marked"]) for r in records}
     return {lid: found.get(load_uid(lid), Previous()) for lid in lids}
 
 

@@ -129,13 +129,15 @@ EDGE_RESET_STATEMENTS = {(name, keyed): edge_statement(rel, keyed, reset=True)
 # The statements of :mod:`.fleet`: a row is one element as the inputs of a batch state it
 # together (their properties folded in order, their labels added up, ``row.tags`` their
 # tags in order), so one statement carries every input of the batch. Labels travel in the
-# row (``n:$(row.labels)``); the MERGE stays on the ``:Lineage(uid)`` unique index.
+# row (``n:$(row.labels)``); the MERGE stays on the ``:Lineage(uid)`` unique index. The tags
+# are appended as they are: a batch holds only first versions of inputs no write mark names
+# (:func:`.fleet.batchable`), so no element holds them yet (looking for each in a hub's list
+# of 10^5 tags cost more than the rest of the batch).
 NODE_BATCH_STATEMENT = """
 UNWIND $rows AS row
 MERGE (n:Lineage {uid: row.uid})
 ON CREATE SET n += row.props, n:$(row.labels), n.loads = row.tags
-ON MATCH SET n += row.props, n:$(row.labels),
-  n.loads = coalesce(n.loads, []) + [t IN row.tags WHERE NOT t IN coalesce(n.loads, [])]
+ON MATCH SET n += row.props, n:$(row.labels), n.loads = coalesce(n.loads, []) + row.tags
 """
 
 # What the graph holds of the nodes a batch names (``row.stated``: its properties and
@@ -159,8 +161,7 @@ def edge_batch_statement(rel: model.RelType, keyed: bool) -> str:
     key = " {key: row.key}" if keyed else ""
     on_create = ", ".join([f"r.`{p}` = row.props.`{p}`" for p in names] + ["r.loads = row.tags"])
     on_match = ", ".join([f"r.`{p}` = coalesce(row.props.`{p}`, r.`{p}`)" for p in names]
-                         + ["r.loads = coalesce(r.loads, []) + "
-                            "[t IN row.tags WHERE NOT t IN coalesce(r.loads, [])]"])
+                         + ["r.loads = coalesce(r.loads, []) + row.tags"])
     return ("UNWIND $rows AS row\n"
             "MATCH (a:Lineage {uid: row.start}), (b:Lineage {uid: row.end})\n"
             f"MERGE (a)-[r:{rel.name}{key}]->(b)\n"
