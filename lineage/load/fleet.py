@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
@@ -285,7 +286,9 @@ class Interrupted(Exception):
 
 
 class Batch:
-    """The inputs waiting to be written together, in their order."""
+    """The inputs waiting to be written together, in their order. A full batch is written
+    by a thread of its own while the next one is read (one batch in flight: Neo4j writes
+    while Python parses); results are reported here, in their order, once written."""
 
     def __init__(self, writer, progress: Progress | None):
         self.writer, self.progress = writer, progress
@@ -294,6 +297,8 @@ class Batch:
         self.results: list[LoadResult] = []
         self.identities: set[str] = set()
         self.size = 0
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lineage-batch")
+        self._flight: tuple[Future, list] | None = None  # the batch being written
 
     def full(self, entry: Entry) -> bool:
         """Whether ``entry`` must start a new batch."""
@@ -303,7 +308,7 @@ class Batch:
 
     def add(self, entry: Entry) -> None:
         if self.full(entry):
-            self.flush()
+            self.flush(wait=False)
         self.entries.append(entry)
         self.identities |= entry.identities
         self.size += entry.size
@@ -313,23 +318,55 @@ class Batch:
         """An input's final result (nothing to write): reported in its place."""
         self.pending.append((result, done))
 
-    def flush(self) -> None:
-        """Write the batch (one transaction) and report its inputs, in their order."""
+    def flush(self, wait: bool = True) -> None:
+        """Write the batch (one transaction, after the one in flight) and report its
+        inputs, in their order; ``wait=False``: return while it is written."""
         entries, self.entries = self.entries, []
         self.identities, self.size = set(), 0
+        pending, self.pending = self.pending, []
+        try:
+            self.settle()
+        except BaseException:
+            _close(entries)
+            raise
+        self._flight = (self._pool.submit(self._write, entries), pending)
+        if wait:
+            self.settle()
+
+    def _write(self, entries: list[Entry]) -> None:
         try:
             if entries:
                 write_batch(self.writer, entries)
         finally:
-            for entry in entries:
-                if entry.spool is not None:
-                    entry.spool.close()
-                entry.spool = None
-        pending, self.pending = self.pending, []
+            _close(entries)
+
+    def settle(self) -> None:
+        """Wait for the batch in flight (its error is raised here) and report it."""
+        if self._flight is None:
+            return
+        future, pending = self._flight
+        self._flight = None
+        future.result()
         for result, done in pending:
             self.results.append(result)
             if self.progress:
                 self.progress("done", {**result.as_dict(), **done})
+
+    def close(self) -> None:
+        """Stop the writing thread once the batch in flight is written (its error, if
+        any, raised when nothing else is)."""
+        try:
+            if self._flight is not None:
+                self._flight[0].exception()  # waits: nothing is written after load returns
+        finally:
+            self._pool.shutdown(wait=True)
+
+
+def _close(entries: list[Entry]) -> None:
+    for entry in entries:
+        if entry.spool is not None:
+            entry.spool.close()
+        entry.spool = None
 
 
 def write_batch(writer, entries: list[Entry]) -> None:
@@ -530,6 +567,7 @@ def load_many(writer, paths: Iterable[str | os.PathLike], source: str, lenient: 
     batch = Batch(writer, progress)
     failures: list[ParseError] = []
     inputs = expand(paths, source)
+    seen: set[str] = set()  # an input named twice goes on its own (its first may be in flight)
     try:
         while window := list(islice(inputs, WINDOW)):
             lids = {id(item): loads.load_id(item.format.name, identity(item))
@@ -537,7 +575,6 @@ def load_many(writer, paths: Iterable[str | os.PathLike], source: str, lenient: 
                     and not is_url(item.path)}
             known = loads.previous_many(writer.driver, writer.database,
                                         sorted(set(lids.values())))
-            seen: set[str] = set()
             for item in window:
                 if progress:
                     progress("start", {"path": item.path,
@@ -562,9 +599,12 @@ def load_many(writer, paths: Iterable[str | os.PathLike], source: str, lenient: 
                     batch.add_result(entry.result, entry.done)
                 else:
                     batch.add(entry)
-            batch.flush()  # the next window asks the graph after these are written
-    finally:
         batch.flush()
+    finally:
+        try:
+            batch.flush()  # what was read before an error is written, as the inputs before it
+        finally:
+            batch.close()
     return batch.results, failures
 
 
