@@ -129,12 +129,20 @@ def filter_env(env: dict[str, Any], mode: str) -> tuple[dict[str, str] | None, i
     for name, value in env.items():
         text = value if isinstance(value, str) else json.dumps(value)
         if mode == "filtered":
-            secret_name = is_secret_name(name) and not _PLAIN_PATH.fullmatch(text)
-            cleaned = REDACTED if secret_name else redact_value(text, REDACTED)
+            cleaned = _filtered(name, text)
             if cleaned != text:
                 text, redacted = cleaned, redacted + 1
         out[name] = text
     return out, redacted
+
+
+@functools.lru_cache(maxsize=16384)
+def _filtered(name: str, text: str) -> str:
+    """The value of variable ``name`` as ``filtered`` mode keeps it (remembered: the runs of
+    one site share most of their environment, ``PATH`` and ``HOME`` alike)."""
+    if is_secret_name(name) and not _PLAIN_PATH.fullmatch(text):
+        return REDACTED
+    return redact_value(text, REDACTED)
 
 
 # ------------------------------------------------------------------ strings
@@ -164,10 +172,27 @@ def clean_text(value: Any) -> Any:
                     out.append(ch)
             return "".join(out)
     if isinstance(value, list):
+        if _all_ascii(value):
+            return value
         return [clean_text(v) for v in value]
     if isinstance(value, dict):
+        if _all_ascii(value) and _all_ascii(value.values()):
+            return value
         return {clean_text(k): clean_text(v) for k, v in value.items()}
     return value
+
+
+def _all_ascii(strings) -> bool:
+    """Whether ``strings`` are all ASCII text (one pass in C: an environment of hundreds of
+    variables is checked at once, not value by value); ``False`` when one is not a string.
+
+    >>> _all_ascii(["a", "b"]), _all_ascii(["a", 1]), _all_ascii(["\u00e9"])
+    (True, False, False)
+    """
+    try:
+        return "".join(strings).isascii()
+    except TypeError:
+        return False
 
 
 def _str(value: Any) -> str | None:
