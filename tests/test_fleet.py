@@ -314,3 +314,29 @@ def test_an_input_a_stopped_load_left_its_tag_on_is_not_batched(lin, tmp_path):
                       "WHERE c > 1 RETURN count(*) AS n")
     assert twice == [{"n": 0}]
     assert lin.query("MATCH (h:Host) RETURN size(h.loads) AS n") == [{"n": 6}]
+
+
+def test_a_batch_stating_otherwise_what_the_graph_holds_alike_keeps_each_loads_claim(
+        lin, tmp_path):
+    """Three runs' start records in the graph state the host alike (no claims); a batch
+    holds the end record of one of them, which states its run otherwise: the run's claims
+    (the graph's load's, made by the server, and the batch's) are those the files one by
+    one leave, and unloading the end record gives the start record's values back."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    held = [run_file(folder, n) for n in range(3)]
+    batch = [run_file(folder, n) for n in range(3, 6)] + [run_file(folder, 1, end=True)]
+    one_by_one(lin, held)
+    before = graphcheck.of(lin, with_loads=True)
+    one_by_one(lin, batch)
+    expected = state(lin)
+    lin.reset(force=True)
+    one_by_one(lin, held)
+    assert claims_of(lin) == []
+    assert {r.status for r in lin.load(batch)} == {"loaded"}
+    assert state(lin) == expected
+    assert {json.loads(c)["claim_of"] for c in claims_of(lin)} == {
+        f"xalt:run:{uuid.UUID(int=2)}"}
+    for path in batch:
+        lin.unload(str(path))
+    assert graphcheck.of(lin, with_loads=True) == before and claims_of(lin) == []
