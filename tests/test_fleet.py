@@ -340,3 +340,28 @@ def test_a_batch_stating_otherwise_what_the_graph_holds_alike_keeps_each_loads_c
     for path in batch:
         lin.unload(str(path))
     assert graphcheck.of(lin, with_loads=True) == before and claims_of(lin) == []
+
+
+def test_lineage_load_of_many_files_answers_with_the_count_and_the_failed_one(lin, tmp_path,
+                                                                              cli_env):
+    """`lineage load` of a folder of 25 files: the first lines, the malformed file past them
+    named with what was expected, how many lines were not printed, then the summary."""
+    from lineage.cli import INPUT_LINES
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for n in range(INPUT_LINES + 4):
+        run_file(folder, n)
+    bad = folder / f"run.stampede2.2017_06_29_11_48_33.mclay.aaa.{uuid.UUID(int=999)}.json"
+    bad.write_text(signed(sample_run())[:-40])  # cut short; its name sorts last
+    proc = run_cli(cli_env, "load", str(folder), check=False)
+    lines = proc.stderr.splitlines()
+    inputs = [x for x in lines if x.startswith(("loaded ", "failed "))]
+    assert len(inputs) == INPUT_LINES + 1, proc.stderr
+    assert inputs[-1].startswith("failed") and str(bad) in inputs[-1], inputs[-1]
+    assert "... and 4 more inputs loaded or unchanged" in proc.stderr
+    assert proc.stdout.startswith(f"loaded {INPUT_LINES + 4} of {INPUT_LINES + 5} inputs; "
+                                  "1 failed"), proc.stdout
+    every = run_cli(cli_env, "-v", "load", str(folder), check=False).stderr
+    assert sum(x.startswith(("unchanged ", "failed ")) for x in every.splitlines()) \
+        == INPUT_LINES + 5
