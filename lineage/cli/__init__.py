@@ -767,7 +767,7 @@ def stats_lines(info: dict) -> list[str]:
     lines.extend(f"  {rel:20} {count}" for rel, count in info["relationships"].items())
     shared = info.get("claims", {})
     if shared.get("shared"):
-        lines.append(f"claims: {shared['shared']} elements stated by several loads")
+        lines.append(f"claims: {shared['shared']} elements several loads state differently")
         lines.append(f"  {shared['conflicting']} with values they disagree on (newest shown)")
     return lines
 
