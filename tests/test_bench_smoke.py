@@ -35,12 +35,11 @@ EXPECTED = {
     "secrets": ({"parse_ms_realistic", "filter_ms_distinct"},  # one run in ten: 3 planted
                 {"parse_redacted_realistic": 3, "filter_redacted_distinct": 3}),
     "stampede_db": ({"elements", "elements_per_s"}, {"inputs": 1}),
-    "xalt_files": ({"files_per_s", "elements"}, {"inputs": 5}),
     "watch": ({"seconds_latency_median", "seconds_latency_p95", "seconds_latency_max",
                "increments"}, {"lines": 40}),
 }
 #: Questions whose inputs derive from the real samples.
-FROM_SAMPLES = {"chimbuko_shard", "claims", "fleet", "samples", "secrets", "stampede_db", "xalt_files"}
+FROM_SAMPLES = {"chimbuko_shard", "claims", "fleet", "samples", "secrets", "stampede_db"}
 SCRIPTS = sorted(BENCH.glob("bench_*.py"))
 
 
