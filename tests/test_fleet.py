@@ -365,3 +365,31 @@ def test_lineage_load_of_many_files_answers_with_the_count_and_the_failed_one(li
     every = run_cli(cli_env, "-v", "load", str(folder), check=False).stderr
     assert sum(x.startswith(("unchanged ", "failed ")) for x in every.splitlines()) \
         == INPUT_LINES + 5
+
+
+def test_stats_says_which_loads_were_stopped_while_writing(lin, tmp_path, cli_env):
+    """A load whose process is gone still bears its write mark: stats counts it as stopped
+    while writing, not as writing, and says to load it again."""
+    from lineage.load import loads
+
+    paths = fleet_of(tmp_path / "runs")[:2]
+    one_by_one(lin, paths[:1])
+    [item] = expand([paths[1]])
+    lid = loads.load_id(item.format.name, "/gone/run.json")
+    loads.begin_writes(lin.graph.driver, lin.graph.database,
+                       [{"lid": lid, "tag": loads.tag_of(lid, 1), "path": "/gone/run.json",
+                         "format": item.format.name}])
+    lin.graph.driver.execute_query("MATCH (l:Load {uid: $uid}) SET l.writer = $gone",
+                                   uid=loads.load_uid(lid), gone="nohost-x:1",
+                                   database_=lin.graph.database)
+    assert {r["status"] for r in loads.summary(lin.graph.driver, lin.graph.database)} \
+        == {"loaded", "writing"}  # another host's process: it may be writing
+    import socket
+    dead = f"{socket.gethostname()}:{2**22 + 4321}"
+    lin.graph.driver.execute_query("MATCH (l:Load {uid: $uid}) SET l.writer = $gone",
+                                   uid=loads.load_uid(lid), gone=dead,
+                                   database_=lin.graph.database)
+    assert {r["status"] for r in loads.summary(lin.graph.driver, lin.graph.database)} \
+        == {"loaded", loads.STOPPED}
+    out = run_cli(cli_env, "stats").stdout
+    assert f"1 input {loads.STOPPED} (the process is gone): load them again" in out, out

@@ -742,6 +742,8 @@ def stats_lines(info: dict) -> list[str]:
               xalt    loaded         1              25  2025-11-27T10:00:00.000Z
     (`lineage stats --loads` lists every input)
     """
+    from ..load.loads import STOPPED
+
     summary = info["load_summary"]
     nodes = info["nodes"].get("Lineage", 0)
     rels = sum(info["relationships"].values())
@@ -761,6 +763,10 @@ def stats_lines(info: dict) -> list[str]:
             lines.append(f"{'':8}  {r['source']:6}  {r['status']:8}  {r['inputs']:>6,}  "
                          f"{r['elements']:>14,}  {when}")
         lines.append("(`lineage stats --loads` lists every input)")
+        stopped = sum(r["inputs"] for r in summary if r["status"] == STOPPED)
+        if stopped:
+            lines.append(f"{stopped:,} input{'' if stopped == 1 else 's'} {STOPPED} (the "
+                         "process is gone): load them again")
     lines.append("nodes:")
     lines.extend(f"  {label:20} {count}" for label, count in info["nodes"].items())
     lines.append("relationships:")

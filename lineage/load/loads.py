@@ -510,12 +510,14 @@ _SUMMARY = """
 MATCH (l:Load)
 WITH coalesce(l.source, '?') AS source,
      CASE WHEN l.writing IS NOT NULL THEN 'writing' ELSE coalesce(l.status, 'unfinished') END
-       AS status, l
-RETURN source, status, count(l) AS inputs,
+       AS status, CASE WHEN l.writing IS NOT NULL THEN l.writer END AS writer, l
+RETURN source, status, writer, count(l) AS inputs,
        sum(coalesce(l.node_records, 0) + coalesce(l.edge_records, 0)) AS elements,
        max(l.finished_at) AS last_finished_at
-ORDER BY inputs DESC, source, status
 """
+#: the status :func:`summary` gives a load whose writer was stopped while it wrote
+STOPPED = "stopped while writing"
+
 
 
 def summary(driver: Driver, database: str | None) -> list[dict]:
@@ -527,4 +529,16 @@ def summary(driver: Driver, database: str | None) -> list[dict]:
     {'source': 'xalt', 'status': 'loaded', 'inputs': 1000, 'elements': 13000, ...}
     """
     records, _, _ = driver.execute_query(_SUMMARY, database_=database, routing_="r")
-    return [dict(r) for r in records]
+    rows: dict[tuple[str, str], dict] = {}
+    for r in records:
+        status = r["status"]
+        if status == "writing" and not _alive(r["writer"]):
+            status = STOPPED  # its mark stands, its process is gone: load it again
+        row = rows.setdefault((r["source"], status), {
+            "source": r["source"], "status": status, "inputs": 0, "elements": 0,
+            "last_finished_at": None})
+        row["inputs"] += r["inputs"]
+        row["elements"] += r["elements"]
+        if r["last_finished_at"] is not None:
+            row["last_finished_at"] = max(row["last_finished_at"] or 0, r["last_finished_at"])
+    return sorted(rows.values(), key=lambda x: (-x["inputs"], x["source"], x["status"]))
