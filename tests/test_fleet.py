@@ -393,3 +393,37 @@ def test_stats_says_which_loads_were_stopped_while_writing(lin, tmp_path, cli_en
         == {"loaded", loads.STOPPED}
     out = run_cli(cli_env, "stats").stdout
     assert f"1 input {loads.STOPPED} (the process is gone): load them again" in out, out
+
+
+def test_loading_again_an_input_stopped_while_writing_takes_back_what_it_wrote(lin, tmp_path):
+    """A load killed mid-write left its mark, its tag on the host and a node of its own: the
+    next load of that input takes them back first, and the graph is the one a load of the
+    input alone leaves."""
+    import socket
+
+    from lineage.load import loads
+    from lineage.load.inputs import identity
+
+    paths = fleet_of(tmp_path / "runs")[:2]
+    one_by_one(lin, paths)
+    expected = graphcheck.of(lin)  # the tags aside: the input's next version has its own
+    lin.unload(str(paths[1]))
+    [item] = expand([paths[1]])
+    lid = loads.load_id(item.format.name, identity(item))
+    tag = loads.tag_of(lid, loads.previous(lin.graph.driver, lin.graph.database, lid).version
+                       + 1)
+    loads.begin_writes(lin.graph.driver, lin.graph.database,
+                       [{"lid": lid, "tag": tag, "path": item.path, "format": item.format.name}])
+    lin.graph.driver.execute_query(
+        "MATCH (l:Load {uid: $uid}) SET l.writer = $dead "
+        "WITH l MATCH (h:Host) SET h.loads = h.loads + $tag "
+        "CREATE (:Lineage:Host {uid: 'host:half-written', name: 'half-written', loads: [$tag]})",
+        uid=loads.load_uid(lid), dead=f"{socket.gethostname()}:{2**22 + 4321}", tag=tag,
+        database_=lin.graph.database)
+    [result] = lin.load([paths[1]])
+    assert result.status == "loaded"
+    assert lin.query("MATCH (h:Host {name: 'half-written'}) RETURN count(h) AS n") == [{"n": 0}]
+    twice = lin.query("MATCH (n:Lineage) UNWIND n.loads AS t WITH n, t, count(*) AS c "
+                      "WHERE c > 1 RETURN count(*) AS n")
+    assert twice == [{"n": 0}]
+    assert graphcheck.of(lin) == expected

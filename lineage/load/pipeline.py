@@ -215,6 +215,8 @@ def load_input(writer: Writer, item: Input, lenient: bool = False,
         report.on_progress = lambda records, read: progress(
             "records", {"path": item.path, "records": records, "bytes": read})
     tag = loads.tag_of(lid, before.version + 1)
+    if before.marked and not loads.being_written(driver, database, lid):
+        loads.release(driver, database, lid, only=tag)  # what a stopped attempt wrote
     early = None
     if overlapping(item, options, before) and not fmt.agree:  # agree: checked before writing
         early = EarlyNodes(writer, tag, lambda: loads.begin_write(
