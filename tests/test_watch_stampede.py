@@ -120,11 +120,18 @@ def test_a_database_written_in_steps_ends_as_one_load(lin, tmp_path, sample):
     assert first.error is None and first.result.status == "empty"
     assert first.name == increments.rows_name(str(db.path.resolve()), 1)
     written, by_update = [first], 0
+    seen = []  # (the database's bytes, the watched graph) after each increment
+
+    def look() -> list:
+        loaded = watcher.poll_once().loaded
+        seen.append((db.path.read_bytes(), content(lin)))
+        return loaded
+
     for fraction in STEPS:
         db.grow(fraction)
-        written += watcher.poll_once().loaded
+        written += look()
         if db.hosts():  # an update alone: the open attempts are read again
-            [step] = watcher.poll_once().loaded
+            [step] = look()
             written.append(step)
             by_update += 1
     assert watcher.poll_once().steps == []  # nothing new: nothing written
@@ -133,9 +140,11 @@ def test_a_database_written_in_steps_ends_as_one_load(lin, tmp_path, sample):
     rows = db.rows()
     assert all(rows[f"main.{t}"] == rows[f"src.{t}"] for t in db.tables)  # the sample again
     assert lin.stats()["claims"]["conflicting"] == 0
-    watched = content(lin)
-    assert watched[0], "the increments wrote the run"
-    assert differences(watched, _one_load(lin, db.path)) == []
+    assert seen[-1][1][0], "the increments wrote the run"
+    # after every increment the graph is what one load of the database as it was then gives
+    for number, (data, watched) in enumerate(seen, 1):
+        db.path.write_bytes(data)
+        assert differences(watched, _one_load(lin, db.path)) == [], f"after look {number}"
 
 
 @needs_corpus
