@@ -359,7 +359,7 @@ def test_increments_are_linked_as_one_load_is(lin, tmp_path):
 
     written = demo_scenario.write(tmp_path / "campaign")
     followed = [p for p in demo_scenario.paths(written, "pegasus", "xalt")
-                if p.suffix in (".bp", ".json")]
+                if p.suffix in (".bp", ".json", ".db")]
     folders = sorted({str(p.parent) for p in followed})
     watcher = Watcher(lin, folders, settle=0, link_every=0)
     first, second = watcher.poll_once(), watcher.poll_once()  # record files: at the 2nd look
@@ -449,12 +449,12 @@ def test_monitord_json_lines_in_increments_end_as_one_load(lin, tmp_path):
 def test_new_chimbuko_record_files_are_loaded(lin, tmp_path):
     folder = tmp_path / "chimbuko"
     folder.mkdir()
-    database = folder / "process-0.stampede.db"
-    database.write_bytes((SAMPLES / "pegasus" / "process_wf_failure.stampede.db").read_bytes())
+    log = folder / "001-echo.log"  # a format no source follows: named once
+    log.write_bytes((SAMPLES / "swift" / "001-echo-20090316-1711-i7icnjl1.log").read_bytes())
     watcher = Watcher(lin, [folder], link=False, settle=0)
     first = watcher.poll_once()
     assert first.steps == []
-    assert first.not_followed == [(str(database.resolve()), "pegasus-stampede-db")]
+    assert first.not_followed == [(str(log.resolve()), "swift-log")]
     assert watcher.poll_once().not_followed == []  # said once
     sample = SAMPLES / "chimbuko" / "provdb_v2_anomalies.json"
     (folder / sample.name).write_bytes(sample.read_bytes())
