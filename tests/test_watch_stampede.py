@@ -19,7 +19,8 @@ from lineage.watch import increments
 from lineage.watch.watcher import Watcher
 
 from .corpus import SAMPLES, needs_corpus
-from .watchgraph import content, differences
+from .test_watch import _wait
+from .watchgraph import content, differences, leave_half_written
 
 SAMPLES_DB = {name: SAMPLES / "pegasus" / f"{name}.stampede.db"
               for name in ("hierarchical_wf_success", "process_wf_failure")}
@@ -183,17 +184,22 @@ def test_a_locked_database_waits_for_the_next_look(lin, tmp_path):
     db = Growing(HIERARCHICAL, tmp_path / "h.stampede.db")
     db.grow(0.5)
     watcher = Watcher(lin, [db.path], link=False)
+
+    def locked_look() -> None:
+        writer = sqlite3.connect(db.path, isolation_level=None)
+        try:
+            writer.execute("BEGIN EXCLUSIVE")  # monitord committing: readers are locked out
+            poll = watcher.poll_once()
+            assert poll.steps == [] and poll.errors == []
+            [follower] = watcher.followers.values()
+            assert follower.busy == 1
+        finally:
+            writer.execute("COMMIT")
+            writer.close()
+
+    locked_look()  # the first read (of a copy)
     assert len(watcher.poll_once().loaded) == 1
-    writer = sqlite3.connect(db.path, isolation_level=None)
-    try:
-        writer.execute("BEGIN EXCLUSIVE")  # monitord committing: readers are locked out
-        poll = watcher.poll_once()
-        assert poll.steps == [] and poll.errors == []
-        [follower] = watcher.followers.values()
-        assert follower.busy == 1
-    finally:
-        writer.execute("COMMIT")
-        writer.close()
+    locked_look()  # a later one (of the database itself)
     db.grow(1.0)
     [step] = watcher.poll_once().loaded
     assert step.name == increments.rows_name(str(db.path.resolve()), 2)
@@ -216,25 +222,12 @@ def test_a_database_rewritten_below_what_was_read_is_not_followed_further(lin, t
 
 @needs_corpus
 def test_an_increment_killed_mid_write_is_taken_off_before_reading_on(lin, tmp_path):
-    from lineage.load import loads
-    from lineage.load.writer import Writer
-    from lineage.model.records import Node
-    from lineage.sources.pegasus.model import WORKFLOW
-
     db = Growing(HIERARCHICAL, tmp_path / "h.stampede.db")
     db.grow(0.5)
-    # what a watcher killed while writing its first increment leaves: its write mark, by a
-    # process that is gone, and a node written under its tag
+    # what a watcher killed while writing its first increment leaves
     name = increments.rows_name(str(db.path.resolve()), 1)
-    lid = loads.load_id("pegasus-stampede-db", name)
-    driver = lin.graph.driver
-    loads.begin_write(driver, None, lid, loads.tag_of(lid, 1), name, "pegasus-stampede-db")
-    driver.execute_query("MATCH (l:Load {uid: $uid}) SET l.writer = $dead",
-                         uid=loads.load_uid(lid), dead=loads.this_writer().rsplit(":", 1)[0]
-                         + ":999999999")
-    Writer(driver, None).write_nodes(
-        [Node(WORKFLOW, "pegasus:workflow:half-written", {"xwf_id": "half-written"})],
-        loads.tag_of(lid, 1))
+    leave_half_written(lin, "pegasus-stampede-db", name)
+    assert lin.query("MATCH (w:Workflow {xwf_id: 'half-written'}) RETURN w")
     [step] = Watcher(lin, [db.path], link=False).poll_once().loaded
     assert step.name == name
     assert not lin.query("MATCH (w:Workflow {xwf_id: 'half-written'}) RETURN w")
@@ -242,19 +235,6 @@ def test_an_increment_killed_mid_write_is_taken_off_before_reading_on(lin, tmp_p
     [step] = Watcher(lin, [db.path], link=False).poll_once().loaded
     assert step.name == increments.rows_name(str(db.path.resolve()), 2)
     assert differences(content(lin), _one_load(lin, db.path)) == []
-
-
-def _wait(condition, what: str, deadline: float = 180.0):
-    """Wait for an observable condition (a generous deadline, not a timing assumption)."""
-    import time
-
-    until = time.monotonic() + deadline
-    while time.monotonic() < until:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"not seen within {deadline} s: {what}")
 
 
 @needs_corpus

@@ -141,7 +141,7 @@ def line_stream(format_name: str) -> Any:
 
 def row_reader(format_name: str) -> Any:
     """A new reader of a database of ``format_name`` followed by its rows (``Follow.how ==
-    "rows"``): an object whose ``snapshot(path)`` opens one read of it (see :class:`Follow`)."""
+    "rows"``): an object whose ``snapshot(path, marks)`` opens one read of it (see :class:`Follow`)."""
     return _follow_reader(format_name, "rows")
 
 

@@ -163,8 +163,9 @@ class Follow:
     - ``how="files"``: a folder that grows by files; each new or changed file is loaded whole
       once it has stopped changing;
     - ``how="rows"``: a database that grows by rows (and updates some of them); ``stream``
-      names ``function()`` returning an object whose ``snapshot(path)`` opens one read
-      transaction (None: the database is busy, look again later). A snapshot says what it
+      names ``function()`` returning an object whose ``snapshot(path, marks)`` opens one
+      read transaction (None: the database is busy, look again later; ``marks``: what the
+      last increment read, None when nothing was). A snapshot says what it
       holds (``marks``, JSON-ready), whether it holds anything beyond the ``marks`` of the
       last increment (``news(marks)``), yields the records of that (``records(marks,
       report)``; ``marks`` None: nothing was read before) and ends its transaction

@@ -53,7 +53,7 @@ class RowFollower:
         try:
             if self.number is None:
                 self.resume(writer)
-            snapshot = self.reader.snapshot(self.path)
+            snapshot = self.reader.snapshot(self.path, self.marks)
         except (LineageError, OSError) as exc:
             self.number = None
             return [self._stop(str(exc))]

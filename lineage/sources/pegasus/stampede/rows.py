@@ -22,6 +22,10 @@ then the records of
   ``integrity`` rows or name a new host or sub-workflow, and jobs with an attempt still open
   (none of :data:`FINAL_STATES` yet), whose row monitord may have updated since.
 
+A first read (nothing read before) reads a copy of the database taken in one read
+transaction (SQLite's backup), so monitord is not kept from committing while a database
+found already written is read whole.
+
 An increment is written when some table has rows above the last marks, or when the database
 file changed without new rows (an update alone: the open attempts and the workflows are read
 again). An attempt's row updated after its final state, with no new row of it, is not read
@@ -34,7 +38,11 @@ again: monitord writes an attempt's outcome with the event that ends it.
 from __future__ import annotations
 
 import os
+import sqlite3
+import tempfile
+from contextlib import closing
 from itertools import chain
+from urllib.parse import quote
 from typing import Iterator
 
 from ....errors import LineageError
@@ -66,9 +74,13 @@ def stampede_rows() -> "StampedeRows":
 class StampedeRows:
     """Opens one snapshot of a Stampede database per look (:class:`Snapshot`)."""
 
-    def snapshot(self, path: str) -> "Snapshot | None":
+    def snapshot(self, path: str, marks: dict | None) -> "Snapshot | None":
         """A read transaction on the SQLite file ``path`` (read-only), its marks read; None
-        when a writer holds the database locked (look again later)."""
+        when a writer holds the database locked (look again later). A first read
+        (``marks`` None: nothing read before) reads a copy taken in one short transaction,
+        so monitord is not kept from committing while the whole database is read."""
+        if marks is None:
+            return Snapshot.of_copy(path)
         return Snapshot.open(path)
 
 
@@ -96,13 +108,46 @@ class Snapshot:
 
     def __init__(self, path: str, engine, connection, marks: dict):
         self.path, self.engine, self.conn, self.marks = path, engine, connection, marks
+        self.copy: str | None = None  # a copy read instead of the database, removed at close
 
     @classmethod
-    def open(cls, path: str) -> "Snapshot | None":
+    def of_copy(cls, path: str) -> "Snapshot | None":
+        """A snapshot of a copy of ``path`` (SQLite's backup, one read transaction)."""
+        mark = file_mark(path)
+        handle, copy = tempfile.mkstemp(suffix=".stampede.db")
+        os.close(handle)
+        try:
+            source = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, timeout=BUSY_WAIT)
+            try:
+                with closing(sqlite3.connect(copy)) as target:
+                    source.backup(target)
+            finally:
+                source.close()
+            snapshot = cls.open(copy, where=path, mark=mark)
+        except BaseException as exc:
+            os.unlink(copy)
+            if isinstance(exc, sqlite3.OperationalError):
+                if _busy(exc):
+                    return None
+                raise LineageError(f"{path}: cannot read the database: {exc}") from None
+            raise
+        if snapshot is None:
+            os.unlink(copy)
+        else:
+            snapshot.copy = copy
+        return snapshot
+
+    @classmethod
+    def open(cls, path: str, where: str | None = None,
+             mark: list[int] | None = None) -> "Snapshot | None":
+        """A read transaction on ``path`` (named ``where`` in messages and records; ``mark``:
+        its :func:`file_mark`, taken before)."""
         from sqlalchemy import create_engine, func, literal_column, select, table
         from sqlalchemy.exc import OperationalError
 
-        mark = file_mark(path)  # before the transaction: a commit between shows next look
+        where = where or path
+        if mark is None:  # before the transaction: a commit in between shows at the next look
+            mark = file_mark(path)
         engine = create_engine(sqlite_url(path), connect_args={"timeout": BUSY_WAIT})
         conn = None
         try:
@@ -121,8 +166,8 @@ class Snapshot:
             engine.dispose()
             if _busy(exc):
                 return None
-            raise LineageError(f"{path}: cannot read the database: {exc.orig}") from None
-        return cls(path, engine, conn, {"rows": rows, "file": mark})
+            raise LineageError(f"{where}: cannot read the database: {exc.orig}") from None
+        return cls(where, engine, conn, {"rows": rows, "file": mark})
 
     def news(self, marks: dict | None) -> bool:
         """Whether this snapshot holds anything the increment that read up to ``marks`` did
@@ -167,6 +212,9 @@ class Snapshot:
             self.conn.close()
             self.conn = None
             self.engine.dispose()
+        if self.copy is not None:
+            os.unlink(self.copy)
+            self.copy = None
 
 
 def jobs_to_read(s: Schema, before: dict):
