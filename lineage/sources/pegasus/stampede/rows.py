@@ -117,8 +117,13 @@ class Snapshot:
         handle, copy = tempfile.mkstemp(suffix=".stampede.db")
         os.close(handle)
         try:
-            source = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, timeout=BUSY_WAIT)
+            source = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, timeout=BUSY_WAIT,
+                                     isolation_level=None)
             try:
+                # the read lock first (a locked database says so here; the backup itself
+                # would wait for the lock without end), then the copy under it
+                source.execute("BEGIN")
+                source.execute("SELECT count(*) FROM sqlite_master").fetchone()
                 with closing(sqlite3.connect(copy)) as target:
                     source.backup(target)
             finally:
