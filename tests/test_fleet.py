@@ -314,3 +314,54 @@ def test_an_input_a_stopped_load_left_its_tag_on_is_not_batched(lin, tmp_path):
                       "WHERE c > 1 RETURN count(*) AS n")
     assert twice == [{"n": 0}]
     assert lin.query("MATCH (h:Host) RETURN size(h.loads) AS n") == [{"n": 6}]
+
+
+def test_a_batch_stating_otherwise_what_the_graph_holds_alike_keeps_each_loads_claim(
+        lin, tmp_path):
+    """Three runs' start records in the graph state the host alike (no claims); a batch
+    holds the end record of one of them, which states its run otherwise: the run's claims
+    (the graph's load's, made by the server, and the batch's) are those the files one by
+    one leave, and unloading the end record gives the start record's values back."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    held = [run_file(folder, n) for n in range(3)]
+    batch = [run_file(folder, n) for n in range(3, 6)] + [run_file(folder, 1, end=True)]
+    one_by_one(lin, held)
+    before = graphcheck.of(lin, with_loads=True)
+    one_by_one(lin, batch)
+    expected = state(lin)
+    lin.reset(force=True)
+    one_by_one(lin, held)
+    assert claims_of(lin) == []
+    assert {r.status for r in lin.load(batch)} == {"loaded"}
+    assert state(lin) == expected
+    assert {json.loads(c)["claim_of"] for c in claims_of(lin)} == {
+        f"xalt:run:{uuid.UUID(int=2)}"}
+    for path in batch:
+        lin.unload(str(path))
+    assert graphcheck.of(lin, with_loads=True) == before and claims_of(lin) == []
+
+
+def test_lineage_load_of_many_files_answers_with_the_count_and_the_failed_one(lin, tmp_path,
+                                                                              cli_env):
+    """`lineage load` of a folder of 25 files: the first lines, the malformed file past them
+    named with what was expected, how many lines were not printed, then the summary."""
+    from lineage.cli import INPUT_LINES
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for n in range(INPUT_LINES + 4):
+        run_file(folder, n)
+    bad = folder / f"run.stampede2.2017_06_29_11_48_33.mclay.aaa.{uuid.UUID(int=999)}.json"
+    bad.write_text(signed(sample_run())[:-40])  # cut short; its name sorts last
+    proc = run_cli(cli_env, "load", str(folder), check=False)
+    lines = proc.stderr.splitlines()
+    inputs = [x for x in lines if x.startswith(("loaded ", "failed "))]
+    assert len(inputs) == INPUT_LINES + 1, proc.stderr
+    assert inputs[-1].startswith("failed") and str(bad) in inputs[-1], inputs[-1]
+    assert "... and 4 more inputs loaded or unchanged" in proc.stderr
+    assert proc.stdout.startswith(f"loaded {INPUT_LINES + 4} of {INPUT_LINES + 5} inputs; "
+                                  "1 failed"), proc.stdout
+    every = run_cli(cli_env, "-v", "load", str(folder), check=False).stderr
+    assert sum(x.startswith(("unchanged ", "failed ")) for x in every.splitlines()) \
+        == INPUT_LINES + 5

@@ -360,10 +360,28 @@ def neo4j_status(as_json, demo):
 
 
 # ------------------------------------------------------------------ load and stats
-def _progress_printer(quiet: bool, echo=None):
-    """A line per input when it is done; in a bulk load past its fold's budget an input's
-    line waits for its "folded" event (its final counts), and later lines wait behind it."""
-    echo = echo or (lambda line: click.echo(line, err=True))
+#: inputs whose line ``lineage load`` prints, at most (then only those that failed, unless -v)
+INPUT_LINES = 20
+
+
+def _progress_printer(quiet: bool, echo=None, every: bool | None = None):
+    """A line per input when it is done, for the first :data:`INPUT_LINES` inputs, then
+    only for those that failed or could not be read (``every``, or ``-v``: all), and at the
+    end how many were not shown; in a bulk load past its fold's budget an input's line waits
+    for its "folded" event (its final counts), and later lines wait behind it."""
+    raw_echo = echo or (lambda line: click.echo(line, err=True))
+    if every is None:
+        every = logging.getLogger("lineage").isEnabledFor(logging.INFO)
+    shown = {"lines": 0, "hidden": 0}
+
+    def echo(line: str, info: dict | None = None) -> None:
+        bad = info is not None and info.get("status") in ("failed", "unreadable")
+        if info is None or every or bad or shown["lines"] < INPUT_LINES:
+            shown["lines"] += info is not None
+            raw_echo(line)
+        else:
+            shown["hidden"] += 1
+
     held: list[list] = []  # [info, final?] in input order, once one input is pending
 
     def progress(event: str, info: dict) -> None:
@@ -380,14 +398,21 @@ def _progress_printer(quiet: bool, echo=None):
         elif info.get("pending") or held:
             held.append([info, not info.get("pending")])
         else:
-            echo(_input_line(info))
+            echo(_input_line(info), info)
         while held and held[0][1]:
-            echo(_input_line(held.pop(0)[0]))
+            info = held.pop(0)[0]
+            echo(_input_line(info), info)
 
     def flush() -> None:
-        """The lines still waiting (a load that failed before its fold was done)."""
+        """The lines still waiting (a load that failed before its fold was done), and how
+        many inputs' lines were not printed."""
         while held:
-            echo(_input_line(held.pop(0)[0]))
+            info = held.pop(0)[0]
+            echo(_input_line(info), info)
+        if shown["hidden"]:
+            raw_echo(f"... and {shown['hidden']} more inputs loaded or unchanged "
+                     "(-v prints a line for each; `lineage stats --loads` lists every load)")
+            shown["hidden"] = 0
 
     progress.flush = flush
     return progress

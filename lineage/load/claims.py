@@ -106,13 +106,25 @@ LABEL_ORDER = sorted(model.ALL_LABELS)
 _EDGE_OF = "row.start + ' -[' + $rel + coalesce(' ' + row.key, '') + ']-> ' + row.end"
 
 
-def edge_claims_statement(rel: model.RelType, keyed: bool) -> str:
+def edge_claims_statement(rel: model.RelType, keyed: bool, held: bool = False) -> str:
     """As :data:`NODE_CLAIMS`, for the relationships of one type (found by their ends' uids
     and key); only types that declare properties have claims, and only where loads state
-    them differently."""
+    them differently. ``held``: as :data:`HELD_NODE_CLAIMS` instead."""
     if not rel.name.isidentifier() or not rel.name.isupper():
         raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")
     key = " {key: row.key}" if keyed else ""
+    if held:
+        return f"""
+UNWIND $rows AS row
+MATCH (:Lineage {{uid: row.start}})-[r:{rel.name}{key}]->(:Lineage {{uid: row.end}})
+WHERE NOT EXISTS {{ MATCH (:Claim {{claim_of: row.of}}) }}
+UNWIND r.loads AS held
+CREATE (c:Claim)
+SET c = properties(r)
+REMOVE c.loads, c.key
+SET c.claim_of = row.of, c.claim_tag = held, c.claim_at = row.at, c.claim_start = row.start,
+    c.claim_end = row.end, c.claim_type = $rel, c.claim_key = row.key
+"""
     return f"""
 UNWIND $rows AS row
 MATCH (:Lineage {{uid: row.start}})-[r:{rel.name}{key}]->(:Lineage {{uid: row.end}})
@@ -146,6 +158,25 @@ CLAIMED_TYPES = frozenset(name for name, rel in model.REL_TYPES.items()
 #: (type, keyed) -> the claims statement of relationships of the types with properties
 EDGE_CLAIMS = {(name, keyed): edge_claims_statement(model.REL_TYPES[name], keyed)
                for name in sorted(CLAIMED_TYPES) for keyed in (False, True)}
+
+# For a batch of many inputs (:mod:`.fleet`): a node without claims that the graph's loads
+# state alike and an input of the batch states otherwise gets the claim of each load it
+# names, what it holds (``row.at``: just before that input's); done here, so a hub's
+# thousands of tags never travel.
+HELD_NODE_CLAIMS = """
+UNWIND $rows AS row
+MATCH (n:Lineage {uid: row.uid})
+WHERE NOT EXISTS { MATCH (:Claim {claim_of: n.uid}) }
+UNWIND n.loads AS held
+CREATE (c:Claim)
+SET c = properties(n)
+REMOVE c.uid, c.loads
+SET c.claim_of = n.uid, c.claim_tag = held, c.claim_at = row.at,
+    c.claim_labels = [l IN $order WHERE l IN labels(n) AND NOT l IN $fixed]
+"""
+#: (type, keyed) -> :data:`HELD_NODE_CLAIMS` of relationships of the types with properties
+HELD_EDGE_CLAIMS = {(name, keyed): edge_claims_statement(model.REL_TYPES[name], keyed, True)
+                    for name in sorted(CLAIMED_TYPES) for keyed in (False, True)}
 
 #: Claims made elsewhere (a bulk load's fold), written as they are: rows ``{of, tag, at,
 #: props, labels}`` of nodes, ``{of, tag, at, props, start, end, type, key}`` of

@@ -172,22 +172,26 @@ def fold(spool: Spool) -> tuple[dict, dict, set]:
 
 class Plan:
     """What a batch's inputs state together, worked out input after input from what the
-    graph held (``node_state``: uid -> {loads, props, labels, claimed} of the nodes it
-    holds; ``edge_state``: identity -> {loads, props, claimed}): the rows to write, the
-    claims to create, and each input's counts and refused uids."""
+    graph held (``node_state``: uid -> {held, props, labels, claimed} of the nodes it
+    holds, ``held``: whether loads state them; ``edge_state``: identity -> {held, props,
+    claimed}): the rows to write, the claims to create (of the batch's inputs; ``held``:
+    the elements whose graph loads' claims the server makes from what it holds), and each
+    input's counts and refused uids."""
 
     def __init__(self, entries: list[Entry], node_state: dict, edge_state: dict,
                  times: list[float]):
         self.node_rows: dict[str, dict] = {}
         self.edge_rows: dict[tuple, dict] = {}
         self.claims: list[dict] = []
+        self.held_nodes: list[dict] = []  # {uid, at}
+        self.held_edges: dict[tuple[str, bool], list[dict]] = {}  # {start, end, key, of, at}
         self.stats: list[WriteStats] = []
         self.changes: list[dict] = []
         self.refused: list[tuple[dict, set]] = []
-        nodes = {uid: {"loads": list(s["loads"]), "props": _own(s["props"] or {}),
+        nodes = {uid: {"held": s["held"], "loads": [], "props": _own(s["props"] or {}),
                        "labels": tuple(s["labels"] or ()), "claimed": s["claimed"]}
                  for uid, s in node_state.items()}
-        edges = {k: {"loads": list(s["loads"]), "props": _own(s["props"] or {}),
+        edges = {k: {"held": s["held"], "loads": [], "props": _own(s["props"] or {}),
                      "claimed": s["claimed"]} for k, s in edge_state.items()}
         for entry, at in zip(entries, times):
             self._input(entry, at, nodes, edges)
@@ -203,12 +207,15 @@ class Plan:
         for uid, (labels, props, records) in entry.nodes.items():
             if uid in refused:
                 continue
-            state = nodes.setdefault(uid, {"loads": [], "props": {}, "labels": (),
-                                           "claimed": False})
-            if state["loads"] and (state["claimed"] or not claims.same_statement(
-                    state["props"], state["labels"], props, labels)):
+            state = nodes.setdefault(uid, {"held": False, "loads": [], "props": {},
+                                           "labels": (), "claimed": False})
+            if (state["held"] or state["loads"]) and (
+                    state["claimed"] or not claims.same_statement(
+                        state["props"], state["labels"], props, labels)):
                 # another load states it otherwise: claims
                 if not state["claimed"]:
+                    if state["held"]:
+                        self.held_nodes.append({"uid": uid, "at": at - 1})
                     self.claims.extend(claims.node_claim(uid, held, at - 1, dict(state["props"]),
                                                          state["labels"])
                                        for held in state["loads"])
@@ -239,10 +246,15 @@ class Plan:
             edges_written += 1
             state = edges.get(ident)
             if state is None:
-                state = edges[ident] = {"loads": [], "props": {}, "claimed": False}
-            elif (rel in CLAIMED_TYPES and state["loads"]
+                state = edges[ident] = {"held": False, "loads": [], "props": {},
+                                        "claimed": False}
+            elif (rel in CLAIMED_TYPES and (state["held"] or state["loads"])
                   and (state["claimed"] or props != state["props"])):
                 if not state["claimed"]:
+                    if state["held"]:
+                        row = {"start": start, "end": end, "key": key, "at": at - 1,
+                               "of": claims.edge_of(rel, start, end, key)}
+                        self.held_edges.setdefault((rel, bool(key)), []).append(row)
                     self.claims.extend(claims.edge_claim(rel, start, end, key, held, at - 1,
                                                          dict(state["props"]))
                                        for held in state["loads"])
@@ -272,7 +284,7 @@ def _own(props: dict) -> dict:
 def _differ(mine: list, there: dict | None) -> list:
     """The identity values of a node row (``[labels, props, records]``) that the node
     another load stated holds otherwise: ``[[property, stored, this input's], ...]``."""
-    if there is None or not there["loads"]:
+    if there is None or not (there["held"] or there["loads"]):
         return []
     props = mine[1]
     kind = model.NODE_KINDS[props["kind"]]
@@ -437,6 +449,13 @@ def _write(tx, entries: list[Entry]) -> list[tuple]:
     now = time.time()
     times = [now + i * 1e-6 for i in range(len(written))]
     plan = Plan(written, node_state, edge_state, times)
+    for i in range(0, len(plan.held_nodes), CLAIM_ROWS):
+        tx.run(claims.HELD_NODE_CLAIMS, rows=plan.held_nodes[i:i + CLAIM_ROWS],
+               order=claims.LABEL_ORDER, fixed=claims.FIXED_LABELS).consume()
+    for (rel, keyed), rows in plan.held_edges.items():
+        for i in range(0, len(rows), CLAIM_ROWS):
+            tx.run(claims.HELD_EDGE_CLAIMS[rel, keyed], rows=rows[i:i + CLAIM_ROWS],
+                   rel=rel).consume()
     found = _conflicts(tx, plan, [e.tag for e in written])
     for i in range(0, len(plan.claims), CLAIM_ROWS):
         tx.run(CREATE_CLAIMS, rows=plan.claims[i:i + CLAIM_ROWS]).consume()
@@ -521,7 +540,7 @@ def _state(tx, entries: list[Entry]) -> tuple[dict, dict]:
     edge_state = {}
     for (rel, keyed), rows in asked.items():
         for r in tx.run(EDGE_STATE_STATEMENTS[rel, keyed], rows=rows):
-            edge_state[idents[r["i"]]] = {"loads": r["loads"], "props": r["props"],
+            edge_state[idents[r["i"]]] = {"held": r["held"], "props": r["props"],
                                           "claimed": r["claimed"]}
     return node_state, edge_state
 

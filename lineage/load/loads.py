@@ -180,6 +180,33 @@ def changes(driver: Driver, database: str | None, lid: str, tag: str,
             "edges_removed": released.get("edges_removed", 0)}
 
 
+_FIRST_CHANGES = """
+CALL () {
+  UNWIND $uids AS uid
+  MATCH (n:Lineage {uid: uid}) WHERE $tag IN n.loads
+  RETURN count(n) AS nodes
+}
+CALL () {
+  UNWIND $starts AS uid
+  MATCH (:Lineage {uid: uid})-[r]->() WHERE $tag IN r.loads
+  RETURN count(r) AS edges
+}
+RETURN nodes, edges
+"""
+
+
+def first_changes(driver: Driver, database: str | None, tag: str, uids: list[str],
+                  starts: list[str]) -> dict[str, int]:
+    """As :func:`changes`, for the first version of a load (nothing released), found from
+    what it stated instead of over the whole graph: ``uids`` its nodes, ``starts`` the start
+    nodes of its relationships (each uid once)."""
+    records, _, _ = driver.execute_query(_FIRST_CHANGES, tag=tag, uids=uids, starts=starts,
+                                         database_=database, routing_="r")
+    row = records[0]
+    return {"nodes": row["nodes"], "edges": row["edges"], "nodes_removed": 0,
+            "edges_removed": 0}
+
+
 def find(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
     """The loads named by a load uid or id, or by an input's path (every format of that
     path, and the increments ``lineage watch`` read of it that are not unloaded): a path is

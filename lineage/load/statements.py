@@ -145,7 +145,7 @@ ON MATCH SET n += row.props, n:$(row.labels), n.loads = coalesce(n.loads, []) + 
 NODE_STATE_STATEMENT = """
 UNWIND $rows AS row
 MATCH (n:Lineage {uid: row.uid})
-RETURN row.uid AS uid, coalesce(n.loads, []) AS loads,
+RETURN row.uid AS uid, size(coalesce(n.loads, [])) > 0 AS held,
        CASE WHEN row.stated THEN properties(n) END AS props,
        CASE WHEN row.stated THEN labels(n) END AS labels,
        row.stated AND EXISTS { MATCH (:Claim {claim_of: row.uid}) } AS claimed
@@ -172,13 +172,14 @@ def edge_batch_statement(rel: model.RelType, keyed: bool) -> str:
 
 def edge_state_statement(rel: model.RelType, keyed: bool) -> str:
     """What the graph holds of relationships of type ``rel`` a batch states between nodes
-    it already holds: their tags, properties, and whether claims of them exist."""
+    it already holds: whether loads state them, their properties, and whether claims of
+    them exist (not the loads' tags: a hub's are thousands)."""
     if not rel.name.isidentifier() or not rel.name.isupper():
         raise ValueError(f"relationship type {rel.name!r} is not an upper-case identifier")
     key = " {key: row.key}" if keyed else ""
     return ("UNWIND $rows AS row\n"
             f"MATCH (:Lineage {{uid: row.start}})-[r:{rel.name}{key}]->(:Lineage {{uid: row.end}})\n"
-            "RETURN row.i AS i, coalesce(r.loads, []) AS loads, properties(r) AS props,\n"
+            "RETURN row.i AS i, size(coalesce(r.loads, [])) > 0 AS held, properties(r) AS props,\n"
             "       EXISTS { MATCH (:Claim {claim_of: row.of}) } AS claimed")
 
 

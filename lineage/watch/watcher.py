@@ -3,7 +3,9 @@
 :class:`Watcher` knows the followed files under the paths it is given and takes one look
 at each with :meth:`Watcher.poll_once` (the step every test drives): new files are
 recognised, each followed file writes what was added (:mod:`.follow`), then ``lineage link``
-runs over the graph when something was added (at most every ``link_every`` seconds), the
+runs over the graph when something was added (at most every ``link_every`` seconds, in a
+thread of its own: the next increments do not wait for it; its rules are in the
+:class:`Poll` of the look that finds it ended, and :meth:`Watcher.finish` waits for it), the
 ``:Failed`` labels are refreshed, and the reports of the runs the increments touched are
 written again. :meth:`Watcher.run` repeats it when the file system says something changed
 (watchdog's observer) and every ``interval`` seconds in any case; on file systems whose
@@ -16,6 +18,7 @@ changes the kernel does not see (NFS, Lustre, GPFS, ...: :func:`events_seen`) or
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import os
 import re
@@ -109,6 +112,10 @@ class Watcher:
         self.ignored: dict[str, str] = {}  # path -> its format (read, but not followed)
         self.last_link = float("-inf")
         self.link_due = False
+        #: the link running beside the loop (increments keep flowing while it runs)
+        self._linker: concurrent.futures.Future | None = None
+        self._link_pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="lineage-link")
         self.runs_due: set[str] = set()
         self.wake = threading.Event()  # set by file-system events and by stop()
         self.stopping = False
@@ -177,13 +184,29 @@ class Watcher:
             self.link_due = self.link
             for step in poll.loaded:
                 self.runs_due |= step.runs
-        if self.link and self.link_due and time.monotonic() - self.last_link >= self.link_every:
-            poll.linked = self.lin.link().rules
+        poll.linked = self._link_done()
+        if (self.link and self.link_due and self._linker is None
+                and time.monotonic() - self.last_link >= self.link_every):
             self.last_link, self.link_due = time.monotonic(), False
+            self._linker = self._link_pool.submit(self.lin.link)
         if self.report_dir and self.runs_due:
             poll.reports = self._reports(sorted(self.runs_due))
             self.runs_due = set()
         return poll
+
+    def _link_done(self, wait: bool = False) -> dict | None:
+        """The rules of the link that ran beside the loop, once it has ended (``wait``: wait
+        for it); a link that failed is logged and is due again."""
+        linker = self._linker
+        if linker is None or not (wait or linker.done()):
+            return None
+        self._linker = None
+        try:
+            return linker.result().rules
+        except Exception as exc:  # noqa: BLE001 (the loop goes on; the next link retries)
+            log.warning("link failed (tried again at the next look): %s", exc)
+            self.link_due = self.link
+            return None
 
     def _reports(self, runs: list[str]) -> list[str]:
         os.makedirs(self.report_dir, exist_ok=True)
@@ -196,6 +219,7 @@ class Watcher:
     def finish(self) -> Poll:
         """A last look, then the link and reports still due whatever the time."""
         poll = self.poll_once()
+        poll.linked = self._link_done(wait=True) or poll.linked
         if self.link and self.link_due:
             poll.linked = self.lin.link().rules
             self.last_link, self.link_due = time.monotonic(), False
