@@ -243,6 +243,10 @@ def test_kill_9_then_restart_loses_and_duplicates_nothing(lin, cli_env, tmp_path
     import subprocess
     import sys
 
+    from lineage.sources.pegasus.stampede.rows import file_mark
+
+    from .conftest import run_cli
+
     folder = tmp_path / "submit"
     folder.mkdir()
     db = Growing(HIERARCHICAL, folder / "h.stampede.db")
@@ -252,19 +256,26 @@ def test_kill_9_then_restart_loses_and_duplicates_nothing(lin, cli_env, tmp_path
     def read_up_to() -> dict:
         return (increments.committed_rows(driver, None, path)[1] or {}).get("rows", {})
 
+    def all_read() -> bool:  # the rows, and the file as it is now: no increment is due
+        marks = increments.committed_rows(driver, None, path)[1] or {}
+        return (marks.get("rows", {}).get("jobstate") == db.done["jobstate"]
+                and marks.get("file") == file_mark(path))
+
     command = [sys.executable, "-m", "lineage", "watch", "--poll", "--interval", "0.1",
                "--no-link", str(folder)]
     watcher = subprocess.Popen(command, env=cli_env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
     try:
-        for fraction in (0.25, 0.5):
-            db.grow(fraction)
-            _wait(lambda: read_up_to().get("jobstate") == db.done["jobstate"],
-                  f"the rows up to {fraction}")
+        db.grow(0.25)
+        _wait(lambda: read_up_to().get("jobstate") == db.done["jobstate"], "the first rows")
+        db.grow(0.5)
+        _wait(all_read, "the rows up to half")
     finally:
         watcher.send_signal(signal.SIGKILL)
         watcher.wait()
     assert watcher.returncode == -signal.SIGKILL
+    # started again, it reads nothing of what the killed one wrote
+    assert run_cli(cli_env, "watch", "--once", "--no-link", str(folder)).stdout == ""
     before = increments.committed_rows(driver, None, path)[0]
     db.grow(0.75)  # jobs started before the kill end after it
     db.grow(1.0)
