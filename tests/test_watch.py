@@ -10,7 +10,7 @@ from lineage.watch import increments
 from lineage.watch.watcher import Watcher
 
 from .corpus import SAMPLES, needs_corpus
-from .watchgraph import content, differences
+from .watchgraph import content, differences, leave_half_written
 
 BLACKDIAMOND = SAMPLES / "pegasus" / "blackdiamond-4.0.bp"
 
@@ -186,26 +186,12 @@ def test_a_watched_file_is_unloaded_by_its_path_every_increment_of_it(lin, tmp_p
 
 
 def test_an_increment_killed_mid_write_is_taken_off_before_reading_on(lin, tmp_path):
-    from lineage.load import loads
-    from lineage.load.writer import Writer
-    from lineage.model.records import Node
-    from lineage.sources.pegasus.model import WORKFLOW
-
     stream = tmp_path / "w.bp"
     line = b"ts=2024-01-01T00:00:00Z event=stampede.xwf.start xwf.id=w1 restart_count=0\n"
     stream.write_bytes(line)
-    # what a watcher killed while writing bytes 0-N leaves: its write mark, by a process
-    # that is gone, and a node written under its tag
+    # what a watcher killed while writing bytes 0-N leaves
     name = increments.increment_name(str(stream.resolve()), 0, len(line))
-    lid = loads.load_id("pegasus-bp", name)
-    driver = lin.graph.driver
-    loads.begin_write(driver, None, lid, loads.tag_of(lid, 1), name, "pegasus-bp")
-    driver.execute_query("MATCH (l:Load {uid: $uid}) SET l.writer = $dead",
-                         uid=loads.load_uid(lid), dead=loads.this_writer().rsplit(":", 1)[0]
-                         + ":999999999")
-    Writer(driver, None).write_nodes(
-        [Node(WORKFLOW, "pegasus:workflow:half-written", {"xwf_id": "half-written"})],
-        loads.tag_of(lid, 1))
+    leave_half_written(lin, "pegasus-bp", name)
     assert lin.query("MATCH (w:Workflow) RETURN w.uid AS uid")[0]["uid"].endswith("half-written")
     [step] = Watcher(lin, [stream], link=False).poll_once().loaded
     assert step.name == name
@@ -359,7 +345,7 @@ def test_increments_are_linked_as_one_load_is(lin, tmp_path):
 
     written = demo_scenario.write(tmp_path / "campaign")
     followed = [p for p in demo_scenario.paths(written, "pegasus", "xalt")
-                if p.suffix in (".bp", ".json")]
+                if p.suffix in (".bp", ".json", ".db")]
     folders = sorted({str(p.parent) for p in followed})
     watcher = Watcher(lin, folders, settle=0, link_every=0)
     first, second = watcher.poll_once(), watcher.poll_once()  # record files: at the 2nd look
@@ -450,12 +436,12 @@ def test_monitord_json_lines_in_increments_end_as_one_load(lin, tmp_path):
 def test_new_chimbuko_record_files_are_loaded(lin, tmp_path):
     folder = tmp_path / "chimbuko"
     folder.mkdir()
-    database = folder / "process-0.stampede.db"
-    database.write_bytes((SAMPLES / "pegasus" / "process_wf_failure.stampede.db").read_bytes())
+    log = folder / "001-echo.log"  # a format no source follows: named once
+    log.write_bytes((SAMPLES / "swift" / "001-echo-20090316-1711-i7icnjl1.log").read_bytes())
     watcher = Watcher(lin, [folder], link=False, settle=0)
     first = watcher.poll_once()
     assert first.steps == []
-    assert first.not_followed == [(str(database.resolve()), "pegasus-stampede-db")]
+    assert first.not_followed == [(str(log.resolve()), "swift-log")]
     assert watcher.poll_once().not_followed == []  # said once
     sample = SAMPLES / "chimbuko" / "provdb_v2_anomalies.json"
     (folder / sample.name).write_bytes(sample.read_bytes())

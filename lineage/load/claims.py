@@ -374,9 +374,10 @@ WITH c, o, [k IN keys(c) WHERE NOT k IN $keys AND o[k] IS NOT NULL AND o[k] <> c
 WHERE size(differ) > 0
 OPTIONAL MATCH (l:Load {uid: 'load:' + split(o.claim_tag, ':')[0]})
 OPTIONAL MATCH (m:Load {uid: 'load:' + split(c.claim_tag, ':')[0]})
-WITH c, o, differ, l, m
-WHERE NOT coalesce(l.path CONTAINS $part AND m.path CONTAINS $part
-                   AND split(l.path, $part)[0] = split(m.path, $part)[0], false)
+WITH c, o, differ, l, m,
+     [p IN $parts WHERE l.path CONTAINS p | split(l.path, p)[0]][0] AS l_input,
+     [p IN $parts WHERE m.path CONTAINS p | split(m.path, p)[0]][0] AS m_input
+WHERE NOT coalesce(l_input = m_input, false)
 WITH c.claim_of AS of, c.claim_tag AS tag, m.path AS path, o.claim_tag AS other,
      l.path AS other_path,
      [k IN differ | [k, c[k], o[k]]] AS differ, c.claim_at >= o.claim_at AS wins
@@ -387,6 +388,11 @@ RETURN of, tag, path, other, other_path, differ, wins
 #: of ``lineage watch``): the parts of one input state its successive values, which newer
 #: parts replace, so two of them never conflict.
 PART = "#bytes="
+#: What names an increment of a database followed by its rows (``<input>#rows=<n>``, the
+#: ``n``-th increment): a part of its input, as :data:`PART` is.
+ROWS = "#rows="
+#: Every marker of a part of an input.
+PARTS = (PART, ROWS)
 
 _CONFLICTS_OF = "MATCH (c:Claim {claim_tag: $tag})" + _CONFLICTS_TAIL
 _CONFLICTS_ALL = "MATCH (c:Claim)" + _CONFLICTS_TAIL
@@ -396,11 +402,11 @@ def conflicts(driver: Driver, database: str | None, tag: str | None = None) -> l
     """Claims that state different values of one property: ``{of, tag, path, other,
     other_path, differ: [[property, value of tag's claim, value of other's]], wins}``
     (``wins``: the claim of ``tag`` is the newer, its values are shown); all of the graph,
-    or those of load version ``tag`` against other loads. The parts of one input (:data:`PART`)
+    or those of load version ``tag`` against other loads. The parts of one input (:data:`PARTS`)
     are not in conflict with each other."""
     prefix = tag.rsplit(":", 1)[0] + ":" if tag else None
     records, _, _ = driver.execute_query(_CONFLICTS_OF if tag else _CONFLICTS_ALL, tag=tag,
-                                         prefix=prefix, keys=list(KEYS), part=PART,
+                                         prefix=prefix, keys=list(KEYS), parts=list(PARTS),
                                          database_=database, routing_="r")
     return [dict(r) for r in records]
 
@@ -408,12 +414,12 @@ def conflicts(driver: Driver, database: str | None, tag: str | None = None) -> l
 def count(driver: Driver, database: str | None) -> dict[str, int]:
     """How many elements hold claims (loads state them differently), and how many of them
     hold conflicting ones (two inputs' values of one property)."""
-    records, _, _ = driver.execute_query(_COUNT, keys=list(KEYS), part=PART,
+    records, _, _ = driver.execute_query(_COUNT, keys=list(KEYS), parts=list(PARTS),
                                          database_=database, routing_="r")
     return {"shared": records[0]["shared"], "conflicting": records[0]["conflicting"]}
 
 
-# An element's claims conflict when two of them, not parts of one input (:data:`PART`), hold
+# An element's claims conflict when two of them, not parts of one input (:data:`PARTS`), hold
 # two values of one property (as the pairs :func:`conflicts` lists): that is, when its
 # claims of the property hold two values and come from two inputs. Counted in one pass
 # over the claims, not pair by pair (a hub named by every XALT run holds a claim per run).
@@ -424,8 +430,8 @@ CALL () {
 CALL () {
   MATCH (c:Claim)
   OPTIONAL MATCH (l:Load {uid: 'load:' + split(c.claim_tag, ':')[0]})
-  WITH c, CASE WHEN l.path CONTAINS $part THEN split(l.path, $part)[0]
-               ELSE c.claim_tag END AS input
+  WITH c, coalesce([p IN $parts WHERE l.path CONTAINS p | split(l.path, p)[0]][0],
+                   c.claim_tag) AS input
   UNWIND [k IN keys(c) WHERE NOT k IN $keys] AS k
   WITH c.claim_of AS of, k, collect(DISTINCT c[k]) AS values, collect(DISTINCT input) AS inputs
   WHERE size(values) > 1 AND size(inputs) > 1

@@ -215,10 +215,12 @@ def find(driver: Driver, database: str | None, load_or_path: str) -> list[dict]:
     in it (unloaded ones aside). Raises :class:`LineageError` when that name ends the paths of two inputs."""
     records, _, _ = driver.execute_query(
         "MATCH (l:Load) WHERE l.uid = $key OR l.id = $key OR l.path = $key OR l.path = $path "
-        "OR (l.path STARTS WITH $parts AND coalesce(l.status, '') <> 'unloaded') "
+        "OR (any(p IN $parts WHERE l.path STARTS WITH p) "
+        "AND coalesce(l.status, '') <> 'unloaded') "
         "RETURN l.uid AS uid, l.id AS id, l.path AS path, l.format AS format, "
         "l.version AS version, l.status AS status ORDER BY l.uid", key=load_or_path,
-        path=resolved(load_or_path), parts=f"file://{resolved(load_or_path)}{claims.PART}",
+        path=resolved(load_or_path),
+        parts=[f"file://{resolved(load_or_path)}{part}" for part in claims.PARTS],
         database_=database, routing_="r")
     if records:
         return [dict(r) for r in records]

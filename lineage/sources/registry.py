@@ -38,7 +38,7 @@ from .source import Follow, Source, Views
 __all__ = ["Format", "LoadReport", "DemoFiles", "formats", "detect", "for_url",
            "demo_writers", "SOURCES", "HEAD_BYTES", "sources", "views", "options",
            "load_options", "template_dirs", "export_formats", "export_writer", "follow_of",
-           "line_stream"]
+           "line_stream", "row_reader"]
 
 HEAD_BYTES = 64 * 1024
 
@@ -136,12 +136,22 @@ def follow_of(format_name: str) -> Follow | None:
 def line_stream(format_name: str) -> Any:
     """A new stream reader of ``format_name`` (one whose follow is ``lines``): an object
     whose ``records(lines, report, path)`` yields records and remembers across calls."""
+    return _follow_reader(format_name, "lines")
+
+
+def row_reader(format_name: str) -> Any:
+    """A new reader of a database of ``format_name`` followed by its rows (``Follow.how ==
+    "rows"``): an object whose ``snapshot(path, marks)`` opens one read of it (see :class:`Follow`)."""
+    return _follow_reader(format_name, "rows")
+
+
+def _follow_reader(format_name: str, how: str) -> Any:
     for source in sources().values():
         follow = source.follows.get(format_name)
-        if follow is not None and follow.how == "lines":
+        if follow is not None and follow.how == how:
             module, function = follow.target(source.package)
             return getattr(importlib.import_module(module), function)()
-    raise ValueError(f"no source follows {format_name!r} by its lines")
+    raise ValueError(f"no source follows {format_name!r} by its {how}")
 
 
 def detect(path: Path, source: str = "auto") -> Format | None:

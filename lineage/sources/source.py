@@ -161,14 +161,22 @@ class Follow:
       earlier states) for the next call; ``errors`` is how undecodable bytes are decoded
       (``strict``: reported);
     - ``how="files"``: a folder that grows by files; each new or changed file is loaded whole
-      once it has stopped changing.
+      once it has stopped changing;
+    - ``how="rows"``: a database that grows by rows (and updates some of them); ``stream``
+      names ``function()`` returning an object whose ``snapshot(path, marks)`` opens one
+      read transaction (None: the database is busy, look again later; ``marks``: what the
+      last increment read, None when nothing was). A snapshot says what it
+      holds (``marks``, JSON-ready), whether it holds anything beyond the ``marks`` of the
+      last increment (``news(marks)``), yields the records of that (``records(marks,
+      report)``; ``marks`` None: nothing was read before) and ends its transaction
+      (``close()``).
 
     >>> Follow("lines", "follow:bp_stream").target("lineage.sources.pegasus")
     ('lineage.sources.pegasus.follow', 'bp_stream')
     >>> Follow("tail")
     Traceback (most recent call last):
     ...
-    ValueError: follow 'tail': expected lines or files
+    ValueError: follow 'tail': expected lines, files or rows
     """
 
     how: str
@@ -176,10 +184,10 @@ class Follow:
     errors: str = "strict"
 
     def __post_init__(self) -> None:
-        if self.how not in ("lines", "files"):
-            raise ValueError(f"follow {self.how!r}: expected lines or files")
-        if self.how == "lines" and ":" not in self.stream:
-            raise ValueError("a follow of lines names its stream as 'module:function'")
+        if self.how not in ("lines", "files", "rows"):
+            raise ValueError(f"follow {self.how!r}: expected lines, files or rows")
+        if self.how in ("lines", "rows") and ":" not in self.stream:
+            raise ValueError(f"a follow of {self.how} names its reader as 'module:function'")
 
     def target(self, package: str) -> tuple[str, str]:
         """The dotted module and the function name of the stream factory."""

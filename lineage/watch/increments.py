@@ -1,7 +1,9 @@
 """One increment of a followed input, written as a load of its own.
 
 An increment is named by the input and the part of it that was read: the bytes ``a`` to
-``b`` of a growing file, ``file:///data/run/diamond-0.bp#bytes=0-5321``. That name is the
+``b`` of a growing file, ``file:///data/run/diamond-0.bp#bytes=0-5321``; the ``n``-th
+increment of a database followed by its rows, ``file:///data/run/diamond-0.stampede.db#rows=3``
+(what it read up to is in its load's counts, :func:`committed_rows`). That name is the
 path of its ``:Load`` node, so ``lineage unload`` and ``lineage stats`` see every increment,
 and the graph itself says what was read: an increment's load has status ``loaded`` (or
 ``empty``) only once its records are written, in the same transaction that takes off its
@@ -21,6 +23,7 @@ counted as conflicting claims (:data:`lineage.load.claims.PART`).
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Callable, Iterable, Iterator
 
 from ..errors import LineageError
@@ -38,7 +41,10 @@ READ = ["loaded", "empty", "unloaded"]
 
 _INCREMENTS = ("MATCH (l:Load) WHERE l.path STARTS WITH $prefix "
                "RETURN l.id AS id, l.path AS path, l.status AS status, l.writing AS writing, "
-               "l.writer AS writer")
+               "l.writer AS writer, l.counts AS counts")
+#: The key of a database increment's report (stored in its load's ``counts``, written in
+#: the transaction that makes it ``loaded``) that says what it read up to.
+MARKS = "read_up_to"
 
 
 def name_prefix(path: str) -> str:
@@ -48,6 +54,36 @@ def name_prefix(path: str) -> str:
     'file:///d/x.log#bytes='
     """
     return f"file://{path}{claims.PART}"
+
+
+def rows_prefix(path: str) -> str:
+    """What the names of the increments of database ``path`` (absolute) start with.
+
+    >>> rows_prefix("/d/x.stampede.db")
+    'file:///d/x.stampede.db#rows='
+    """
+    return f"file://{path}{claims.ROWS}"
+
+
+def rows_name(path: str, number: int) -> str:
+    """The name of the ``number``-th increment of database ``path`` (counted from 1).
+
+    >>> rows_name("/d/x.stampede.db", 3)
+    'file:///d/x.stampede.db#rows=3'
+    """
+    return f"{rows_prefix(path)}{number}"
+
+
+def committed_rows(driver, database: str | None, path: str) -> tuple[int, dict | None]:
+    """The number of the last increment of database ``path`` the graph says was read, and
+    what it read up to (its marks, :data:`MARKS` in its load's counts; ``(0, None)`` when
+    none was)."""
+    last, marks = 0, None
+    for row in _increments(driver, database, path, rows_prefix(path)):
+        number = int(row["path"].rpartition(claims.ROWS)[2])
+        if row["status"] in READ and number > last:
+            last, marks = number, json.loads(row["counts"] or "{}").get(MARKS)
+    return last, marks
 
 
 def increment_name(path: str, start: int, end: int) -> str:
@@ -69,19 +105,22 @@ def committed_end(driver, database: str | None, path: str) -> int:
     return max(ends, default=0)
 
 
-def _increments(driver, database: str | None, path: str) -> list[dict]:
-    records, _, _ = driver.execute_query(_INCREMENTS, prefix=name_prefix(path),
+def _increments(driver, database: str | None, path: str,
+                prefix: str | None = None) -> list[dict]:
+    records, _, _ = driver.execute_query(_INCREMENTS, prefix=prefix or name_prefix(path),
                                          database_=database, routing_="r")
     return [dict(r) for r in records]
 
 
-def clear_abandoned(driver, database: str | None, path: str) -> int:
-    """Take off the graph what increments of ``path`` wrote without finishing (their writer
-    was killed: its write mark stands, its process is gone), and their ``:Load`` nodes.
-    Raises :class:`LineageError` when a live process is writing one (another watcher of the
-    same file). Returns how many were cleared."""
+def clear_abandoned(driver, database: str | None, path: str,
+                    prefix: str | None = None) -> int:
+    """Take off the graph what increments of ``path`` (named by ``prefix``, default
+    :func:`name_prefix`) wrote without finishing (their writer was killed: its write mark
+    stands, its process is gone), and their ``:Load`` nodes. Raises :class:`LineageError`
+    when a live process is writing one (another watcher of the same file). Returns how many
+    were cleared."""
     cleared = 0
-    for row in _increments(driver, database, path):
+    for row in _increments(driver, database, path, prefix):
         if row["writing"] is None:
             continue
         if loads.being_written(driver, database, row["id"]):

@@ -34,6 +34,7 @@ from ..load.writer import Writer, ensure_schema
 from ..sources import registry
 from ..sources.registry import HEAD_BYTES
 from .follow import FileFollower, LineFollower, Step
+from .rows import RowFollower
 
 log = logging.getLogger("lineage.watch")
 
@@ -106,7 +107,7 @@ class Watcher:
         self.source = source
         self.writer = Writer(lin.graph.driver, lin.graph.database)
         ensure_schema(lin.graph.driver, lin.graph.database)
-        self.followers: dict[str, LineFollower | FileFollower] = {}
+        self.followers: dict[str, LineFollower | FileFollower | RowFollower] = {}
         self.unfollowed: dict[str, int] = {}  # path -> size when no followed format read it
         self.ignored: dict[str, str] = {}  # path -> its format (read, but not followed)
         self.last_link = float("-inf")
@@ -160,7 +161,9 @@ class Watcher:
                     self.unfollowed[path] = size
                 continue
             self.unfollowed.pop(path, None)
-            if follow.how == "lines":
+            if follow.how == "rows":
+                self.followers[path] = RowFollower(path, fmt, self.options)
+            elif follow.how == "lines":
                 kwargs = {"max_increment": self.max_increment} if self.max_increment else {}
                 self.followers[path] = LineFollower(path, fmt, self.options, **kwargs)
             else:

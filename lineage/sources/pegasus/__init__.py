@@ -6,7 +6,7 @@ each reader module (``bp``, ``db``, ``master_db``, ``jsonl``) reads one input fo
 ``FORMATS``),
 ``views`` says what reports, ``why``, ``diff``, exports and ``lineage link`` show of it,
 ``demo`` writes its files of the demo campaign, ``follow`` reads its event streams while
-they grow (``lineage watch``), and ``cypher/`` holds its templates (``pegasus/failed_jobs``,
+they grow and ``stampede.rows`` its databases while they get rows (``lineage watch``), and ``cypher/`` holds its templates (``pegasus/failed_jobs``,
 ...).
 """
 
@@ -17,4 +17,5 @@ SOURCE = Source(
     "stampede databases and master databases (the index of a user's runs)",
     readers=("bp", "db", "master_db", "jsonl"), demo="demo",
     follows={"pegasus-bp": Follow("lines", "follow:bp_stream"),
-             "pegasus-json": Follow("lines", "follow:json_stream")})
+             "pegasus-json": Follow("lines", "follow:json_stream"),
+             "pegasus-stampede-db": Follow("rows", "stampede.rows:stampede_rows")})

@@ -66,14 +66,7 @@ def parse(target: str | Path, report: LoadReport) -> Iterator[Record]:
     """Records of one Stampede database (a SQLite file path or a database URL)."""
     with opened(target, report, REQUIRED + OPTIONAL + index.TABLES, "Stampede database"
                 ) as (schema, where):
-        if schema is None:
-            return
-        missing = [t for t in REQUIRED if t not in schema.t]
-        if missing:
-            report.skip(where, None, "a Stampede database with tables " + ", ".join(REQUIRED),
-                        "missing " + ", ".join(missing))
-            return
-        if not schema.check_identity(REQUIRED):
+        if schema is None or not readable(schema, report, where):
             return
         known = set(REQUIRED + OPTIONAL + index.TABLES + KNOWN_UNUSED)
         leftovers = sorted(n for n in schema.names if schema.current(n) not in known)
@@ -89,6 +82,17 @@ def parse(target: str | Path, report: LoadReport) -> Iterator[Record]:
         reader.warn_drops()
         if schema.has("master_workflow") and schema.rows("master_workflow"):
             yield from index.read(schema, report, where, target, parse)
+
+
+def readable(schema, report: LoadReport, where: str) -> bool:
+    """Whether ``schema`` has the tables and columns of a Stampede database's runs; what it
+    lacks is reported (skipped, or an error in strict mode)."""
+    missing = [t for t in REQUIRED if t not in schema.t]
+    if missing:
+        report.skip(where, None, "a Stampede database with tables " + ", ".join(REQUIRED),
+                    "missing " + ", ".join(missing))
+        return False
+    return schema.check_identity(REQUIRED)
 
 
 def _runs(reader: Reader) -> Iterator[Record]:

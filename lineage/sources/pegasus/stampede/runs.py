@@ -130,6 +130,13 @@ class Reader:
         self.examples: dict[tuple[str, str], str] = {}  # (reason, table) -> first example
         # before schema 0 attempts have no exit code: their last state decides
         self.by_state = not schema.has_column("job_instance", "exitcode")
+        #: the jobs to read (a query of ``job_id`` values), None: all (see :meth:`scoped`)
+        self.scope = None
+
+    def scoped(self, stmt, job_id):
+        """``stmt`` restricted to the rows of the jobs of :attr:`scope` (``job_id`` is the
+        column naming a row's job); as it is when every job is read."""
+        return stmt if self.scope is None else stmt.where(job_id.in_(self.scope))
 
     def command_line(self, argv, program):
         """A row's command line without its secrets, counted in the report."""
@@ -149,13 +156,17 @@ class Reader:
     def orphans(self, table: str, *links: tuple) -> None:
         """Count (as read and as orphans) the rows of ``table`` that the inner joins of a
         read leave out: each link ``(column, parent, key)`` keeps a row whose ``column``
-        equals ``key``, a column of the ``parent`` table or join."""
+        equals ``key``, a column of the ``parent`` table or join. Not counted when only some
+        jobs are read (:attr:`scope`)."""
         from sqlalchemy import func, literal, or_, select
+
+        if self.scope is not None:
+            return
 
         child = self.s.t[table]
         lost = [(column, ~select(literal(1)).select_from(parent)
                  .where(key == child.c[column]).exists()) for column, parent, key in links]
-        with self.s.engine.connect() as conn:
+        with self.s.connect() as conn:
             n = conn.execute(select(func.count()).select_from(child)
                              .where(or_(*(cond for _, cond in lost)))).scalar_one()
             if not n:
@@ -350,7 +361,7 @@ class Reader:
             .order_by(ji.c.job_id, ji.c.job_submit_seq, js.c.timestamp,
                       *([js.c.jobstate_submit_seq] if "jobstate_submit_seq" in js.c else []))
         )
-        for r in s.stream(stmt):
+        for r in s.stream(self.scoped(stmt, ji.c.job_id)):
             self.count("jobstate")
             yield (r["k_job"], r["k_seq"]), r
 
@@ -375,7 +386,7 @@ class Reader:
         states = self._state_stream()
         pending = next(states, None)
         current = None  # (job row, attempts, last attempt row, last attempt)
-        for r in s.stream(stmt):
+        for r in s.stream(self.scoped(stmt, job.c.job_id)):
             if current is not None and current[0]["job_job_id"] != r["job_job_id"]:
                 yield from self._job_summary(*current)
                 current = None
@@ -532,7 +543,7 @@ class Reader:
             .select_from(inv.join(ji, inv.c.job_instance_id == ji.c.job_instance_id)
                          .join(job, ji.c.job_id == job.c.job_id))
         )
-        for r in s.stream(stmt):
+        for r in s.stream(self.scoped(stmt, job.c.job_id)):
             self.count("invocation")
             xwf = self.uuid(r["job_wf_id"])
             if xwf is None:
@@ -580,7 +591,7 @@ class Reader:
             tag = s.t["tag"]
             stmt = select(*keys, s.c("tag", "name"), s.c("tag", "count")).select_from(
                 tag.join(base, tag.c.job_instance_id == ji.c.job_instance_id))
-            for r in s.stream(stmt):
+            for r in s.stream(self.scoped(stmt, job.c.job_id)):
                 self.count("tag")
                 xwf = self.uuid(r["job_wf_id"])
                 if xwf is None:
@@ -595,7 +606,7 @@ class Reader:
             stmt = select(*keys, s.c("integrity", "type"), s.c("integrity", "file_type"),
                           s.c("integrity", "count"), s.c("integrity", "duration")).select_from(
                 integ.join(base, integ.c.job_instance_id == ji.c.job_instance_id))
-            for r in s.stream(stmt):
+            for r in s.stream(self.scoped(stmt, job.c.job_id)):
                 self.count("integrity")
                 xwf = self.uuid(r["job_wf_id"])
                 if xwf is None:

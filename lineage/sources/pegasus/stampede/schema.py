@@ -19,6 +19,7 @@ a table's rows (:data:`IDENTITY`), that table left unread (``unread_rows``).
 from __future__ import annotations
 
 import decimal
+from contextlib import nullcontext
 from typing import Iterator
 
 from ...base import LoadReport
@@ -81,23 +82,34 @@ class Schema:
     stand-in for a column an older schema lacks (see the module's docstring).
 
     ``report`` and ``where`` (the input's name) are where missing columns are reported.
+    Given a ``connection`` (of ``engine``), every read goes through it: the reads of one
+    transaction, one snapshot of a database being written (``lineage watch``).
     """
 
-    def __init__(self, engine, wanted: tuple[str, ...], report: LoadReport, where: str):
+    def __init__(self, engine, wanted: tuple[str, ...], report: LoadReport, where: str,
+                 connection=None):
         from sqlalchemy import MetaData, inspect
 
         self.engine = engine
+        self.pinned = connection
+        bind = engine if connection is None else connection
         self.report, self.where = report, where
-        self.names = set(inspect(engine).get_table_names())
+        self.names = set(inspect(bind).get_table_names())
         self.real = {new: old for old, new in OLDER_NAMES.items()
                      if old in self.names and new not in self.names}
         self.meta = MetaData()
-        self.meta.reflect(bind=engine, only=[self.real.get(t, t) for t in wanted
+        self.meta.reflect(bind=bind, only=[self.real.get(t, t) for t in wanted
                                              if self.real.get(t, t) in self.names])
         self.t = {self.current(name): table for name, table in self.meta.tables.items()}
         self.columns: dict[str, tuple[str, str]] = {}  # label -> (table, column)
         self.noted: set[tuple[str, str]] = set()
         self.version = self._version()
+
+    def connect(self):
+        """A connection to read with (a context manager): the pinned one, or a new one."""
+        if self.pinned is not None:
+            return nullcontext(self.pinned)
+        return self.engine.connect()
 
     def _version(self) -> int | None:
         """The schema version the database's ``dbversion`` table states (None without one,
@@ -107,7 +119,7 @@ class Schema:
         if "dbversion" not in self.names:
             return None
         try:
-            with self.engine.connect() as conn:
+            with self.connect() as conn:
                 value = conn.execute(text("SELECT max(version_number) FROM dbversion")).scalar()
             return int(value) if value is not None else None
         except Exception:  # a damaged dbversion table: the version is unknown
@@ -142,7 +154,7 @@ class Schema:
     def rows(self, table: str) -> int:
         from sqlalchemy import func, select
 
-        with self.engine.connect() as conn:
+        with self.connect() as conn:
             return conn.execute(select(func.count()).select_from(self.t[table])).scalar_one()
 
     def check_identity(self, required: tuple[str, ...]) -> bool:
@@ -214,7 +226,7 @@ class Schema:
         A value SQLAlchemy cannot convert to its column's type (SQLite keeps text in a
         NUMERIC column) raises :class:`WrongValue` naming the column, the row and the value.
         """
-        with self.engine.connect() as conn:
+        with self.connect() as conn:
             result = conn.execution_options(yield_per=YIELD_PER).execute(stmt)
             batches = result.mappings().partitions()
             done = 0
@@ -233,7 +245,7 @@ class Schema:
         type, read again without SQLAlchemy's type conversion."""
         numeric = {c.name for c in stmt.selected_columns if _python_type(c.type) in NUMBERS}
         sql = stmt.compile(dialect=self.engine.dialect, compile_kwargs={"literal_binds": True})
-        with self.engine.connect() as conn:
+        with self.connect() as conn:
             raw = conn.exec_driver_sql(str(sql))
             names = list(raw.keys())
             for number, values in enumerate(raw, 1):
