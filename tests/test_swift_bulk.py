@@ -32,13 +32,13 @@ def test_two_hundred_logs_load_with_progress(lin, cli_env, tmp_path):
     assert len(files) == COPIES * len(LOGS) == 200
 
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "lineage", "load", str(folder)],
+    proc = subprocess.run([sys.executable, "-m", "lineage", "-v", "load", str(folder)],
                           capture_output=True, text=True, env=cli_env, timeout=900)
     seconds = time.perf_counter() - t0
     assert proc.returncode == 0, proc.stderr
     progress = [line for line in proc.stderr.splitlines()  # (warnings name the files too)
                 if str(folder) in line and line.split()[0] in ("loaded", "empty", "failed")]
-    assert len(progress) == 200  # one line per file, as it is loaded
+    assert len(progress) == 200  # with -v, one line per file, as it is loaded
     statuses = [line.split()[0] for line in progress]
     want = [importer_counts(p) for p in LOGS]
     # every sample log holds facts (the one without provenance lines loads what it holds)
