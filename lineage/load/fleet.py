@@ -58,7 +58,7 @@ from .pipeline import (LoadResult, Progress, attempt, each_input, first_result, 
                        load_props, note_conflicts, note_duplicates, parse_to_spool)
 from .spool import Spool
 from .statements import (EDGE_BATCH_STATEMENTS, EDGE_STATE_STATEMENTS, NODE_BATCH_STATEMENT,
-                         NODE_STATE_STATEMENT)
+                         NODE_STATE_STATEMENT, Rows)
 from .writer import Writer, WriteStats, ensure_schema
 
 #: Inputs asked about at once (what the graph remembers of their loads)
@@ -450,18 +450,18 @@ def _write(tx, entries: list[Entry]) -> list[tuple]:
     times = [now + i * 1e-6 for i in range(len(written))]
     plan = Plan(written, node_state, edge_state, times)
     for i in range(0, len(plan.held_nodes), CLAIM_ROWS):
-        tx.run(claims.HELD_NODE_CLAIMS, rows=plan.held_nodes[i:i + CLAIM_ROWS],
+        tx.run(claims.HELD_NODE_CLAIMS, rows=Rows(plan.held_nodes[i:i + CLAIM_ROWS]),
                order=claims.LABEL_ORDER, fixed=claims.FIXED_LABELS).consume()
     for (rel, keyed), rows in plan.held_edges.items():
         for i in range(0, len(rows), CLAIM_ROWS):
-            tx.run(claims.HELD_EDGE_CLAIMS[rel, keyed], rows=rows[i:i + CLAIM_ROWS],
+            tx.run(claims.HELD_EDGE_CLAIMS[rel, keyed], rows=Rows(rows[i:i + CLAIM_ROWS]),
                    rel=rel).consume()
     found = _conflicts(tx, plan, [e.tag for e in written])
     for i in range(0, len(plan.claims), CLAIM_ROWS):
-        tx.run(CREATE_CLAIMS, rows=plan.claims[i:i + CLAIM_ROWS]).consume()
+        tx.run(CREATE_CLAIMS, rows=Rows(plan.claims[i:i + CLAIM_ROWS])).consume()
     rows = list(plan.node_rows.values())
     for i in range(0, len(rows), NODE_ROWS):
-        tx.run(NODE_BATCH_STATEMENT, rows=rows[i:i + NODE_ROWS]).consume()
+        tx.run(NODE_BATCH_STATEMENT, rows=Rows(rows[i:i + NODE_ROWS])).consume()
     groups: dict[tuple[str, bool], list[dict]] = {}
     for (rel, _, _, key), row in plan.edge_rows.items():
         groups.setdefault((rel, bool(key)), []).append(row)
@@ -469,7 +469,7 @@ def _write(tx, entries: list[Entry]) -> list[tuple]:
         rows.sort(key=lambda r: (r["end"], r["start"]))  # each node locked once, in order
         for i in range(0, len(rows), EDGE_ROWS):
             part = rows[i:i + EDGE_ROWS]
-            done = tx.run(EDGE_BATCH_STATEMENTS[rel, keyed], rows=part).single()["written"]
+            done = tx.run(EDGE_BATCH_STATEMENTS[rel, keyed], rows=Rows(part)).single()["written"]
             if done != len(part):  # the plan found both ends of every row
                 raise RuntimeError(f"{rel}: {done} of {len(part)} relationships written")
     outcome, finished, recorded = [], [], []
@@ -525,7 +525,7 @@ def _state(tx, entries: list[Entry]) -> tuple[dict, dict]:
     stated = {uid for e in entries for uid in e.nodes}
     named = stated | {u for e in entries for (_, s, t, _) in e.edges for u in (s, t)}
     node_state = {r["uid"]: dict(r) for r in tx.run(
-        NODE_STATE_STATEMENT, rows=[{"uid": u, "stated": u in stated} for u in named])}
+        NODE_STATE_STATEMENT, rows=Rows({"uid": u, "stated": u in stated} for u in named))}
     asked: dict[tuple[str, bool], list[dict]] = {}
     idents: list[tuple] = []
     for ident in {i for e in entries for i in e.edges}:
@@ -539,7 +539,7 @@ def _state(tx, entries: list[Entry]) -> tuple[dict, dict]:
             idents.append(ident)
     edge_state = {}
     for (rel, keyed), rows in asked.items():
-        for r in tx.run(EDGE_STATE_STATEMENTS[rel, keyed], rows=rows):
+        for r in tx.run(EDGE_STATE_STATEMENTS[rel, keyed], rows=Rows(rows)):
             edge_state[idents[r["i"]]] = {"held": r["held"], "props": r["props"],
                                           "claimed": r["claimed"]}
     return node_state, edge_state

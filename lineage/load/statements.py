@@ -14,6 +14,22 @@ from __future__ import annotations
 
 from .. import model
 
+
+class Rows(list):
+    """A statement's rows (``$rows``), as the driver sends them, with a short ``repr``: the
+    driver formats every statement's parameters for its debug log whether that log is on
+    or not, and for a batch of 20,000 rows that took two thirds of the call (0.30 s against
+    0.11 s, measured); it also keeps provenance values out of a debug log.
+
+    >>> Rows([{"uid": "a"}, {"uid": "b"}])
+    <2 rows>
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} rows>"
+
 # Nodes MERGE on the ``:Lineage(uid)`` unique index; ``ON CREATE`` / ``ON MATCH`` keep the
 # plan free of ``Eager`` (a plain ``SET n += row.props`` after the MERGE makes Neo4j buffer
 # the whole batch first: checked with EXPLAIN in tests/test_writer_plans.py). ``ON MATCH``

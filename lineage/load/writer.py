@@ -24,7 +24,7 @@ from .claims import EDGE_CLAIMS, FIXED_LABELS, LABEL_ORDER, NODE_CLAIMS
 from .node_ids import ID_EDGE_STATEMENTS, NODE_IDS_LIMIT, NodeIds, ends
 from .statements import (EDGE_RESET_STATEMENTS, EDGE_STATEMENTS, IDENTITY_STATEMENT,
                          KEYED_EDGE_STATEMENTS, NODE_CREATE_STATEMENT, NODE_RESET_STATEMENT,
-                         NODE_STATEMENT)
+                         NODE_STATEMENT, Rows)
 
 def identity_conflicts(driver: Driver, database: str | None, nodes: Iterable[Node],
                        prefix: str, batch: int = 2000) -> dict[str, list]:
@@ -113,6 +113,7 @@ def _write_nodes(tx: ManagedTransaction, groups: dict[tuple[tuple[str, ...], boo
     uids written and their nodes' element ids, in the same order. Rows of nodes another
     load states too record this version's claim first (written at ``at``)."""
     prefix = _prefix(tag)
+    groups = {key: Rows(rows) for key, rows in groups.items()}
     if _reload(tag):
         for rows in groups.values():
             tx.run(NODE_RESET_STATEMENT, rows=rows, tag=tag, prefix=prefix).consume()
@@ -128,8 +129,8 @@ def _write_nodes(tx: ManagedTransaction, groups: dict[tuple[tuple[str, ...], boo
     for (labels, new), rows in groups.items():
         uids.extend(row["uid"] for row in rows)
         if new:
-            rows = [{"props": {**row["props"], "uid": row["uid"], "loads": loads}}
-                    for row in rows]
+            rows = Rows({"props": {**row["props"], "uid": row["uid"], "loads": loads}}
+                        for row in rows)
             result = tx.run(NODE_CREATE_STATEMENT, rows=rows, labels=list(labels[1:]))
         else:
             result = tx.run(NODE_STATEMENT, rows=rows, labels=list(labels[1:]), tag=tag,
@@ -145,6 +146,7 @@ def _write_edges(tx: ManagedTransaction, groups: dict[tuple[str, bool, bool], li
     rows of relationships another load states too record this version's claim first."""
     written = 0
     prefix = _prefix(tag)
+    groups = {key: Rows(rows) for key, rows in groups.items()}
     if _reload(tag):
         for (rel, keyed, _), rows in groups.items():
             tx.run(EDGE_RESET_STATEMENTS[rel, keyed], rows=rows, tag=tag, prefix=prefix).consume()
