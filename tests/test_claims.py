@@ -185,7 +185,7 @@ def test_loads_that_state_an_element_alike_keep_no_claims(lin, tmp_path):
     before = exact(lin)
     end = run_file(folder, 3, end=True)
     lin.load([end])
-    run = f"xalt:run:{'00000000-0000-0000-0000-000000000004'}"
+    run = "xalt:run:00000000-0000-0000-0000-000000000004"
     claimed = lin.query("MATCH (c:Claim) RETURN DISTINCT c.claim_of AS of")
     assert [c["of"] for c in claimed] == [run]
     lin.unload(str(end))

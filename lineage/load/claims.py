@@ -65,6 +65,17 @@ def released(tag: str, prefix: str, keep: str = "", only: str = "") -> bool:
 
 
 # --------------------------------------------------------------------- on writing
+# What a node without claims holds, made the claim of each load it names, at ``{at}`` (a
+# Cypher expression): where a row states the node otherwise (:data:`NODE_CLAIMS`,
+# :data:`HELD_NODE_CLAIMS`)
+_HELD_OF_NODE = """UNWIND n.loads AS held
+  CREATE (c:Claim)
+  SET c = properties(n)
+  REMOVE c.uid, c.loads
+  SET c.claim_of = n.uid, c.claim_tag = held, c.claim_at = {at},
+      c.claim_labels = [l IN $order WHERE l IN labels(n) AND NOT l IN $fixed]"""
+
+
 # Run before a batch of nodes is MERGEd, for the rows of nodes another load stated too: a
 # node without claims whose row states what it holds stays so; else, the first time, what
 # it holds is the claim of each load it names (this version's too, if an earlier batch of
@@ -84,20 +95,14 @@ WHERE claimed
                                 AND NOT coalesce(n[k] = row.props[k], false))
 CALL (n, claimed) {
   WITH n WHERE NOT claimed
-  UNWIND n.loads AS held
-  CREATE (c:Claim)
-  SET c = properties(n)
-  REMOVE c.uid, c.loads
-  SET c.claim_of = n.uid, c.claim_tag = held,
-      c.claim_at = CASE WHEN held = $tag THEN $at ELSE $at - 1 END,
-      c.claim_labels = [l IN $order WHERE l IN labels(n) AND NOT l IN $fixed]
+  {held}
 }
 MERGE (c:Claim {claim_of: row.uid, claim_tag: $tag})
 ON CREATE SET c += row.props, c.claim_at = $at,
   c.claim_labels = [l IN $order WHERE l IN $labels]
 ON MATCH SET c += row.props,
   c.claim_labels = [l IN $order WHERE l IN $labels OR l IN c.claim_labels]
-"""
+""".replace("{held}", _HELD_OF_NODE.replace("{at}", "CASE WHEN held = $tag THEN $at ELSE $at - 1 END"))
 
 #: every label a claim may name, in the order claims list them (sorted: the same whoever
 #: made the claim, the writer or a bulk load's fold)
@@ -167,13 +172,8 @@ HELD_NODE_CLAIMS = """
 UNWIND $rows AS row
 MATCH (n:Lineage {uid: row.uid})
 WHERE NOT EXISTS { MATCH (:Claim {claim_of: n.uid}) }
-UNWIND n.loads AS held
-CREATE (c:Claim)
-SET c = properties(n)
-REMOVE c.uid, c.loads
-SET c.claim_of = n.uid, c.claim_tag = held, c.claim_at = row.at,
-    c.claim_labels = [l IN $order WHERE l IN labels(n) AND NOT l IN $fixed]
-"""
+{held}
+""".replace("{held}", _HELD_OF_NODE.replace("{at}", "row.at"))
 #: (type, keyed) -> :data:`HELD_NODE_CLAIMS` of relationships of the types with properties
 HELD_EDGE_CLAIMS = {(name, keyed): edge_claims_statement(model.REL_TYPES[name], keyed, True)
                     for name in sorted(CLAIMED_TYPES) for keyed in (False, True)}

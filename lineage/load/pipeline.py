@@ -343,16 +343,15 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Sp
              if e.start not in cut_off and e.end not in cut_off), tag))
         _report_conflicts(driver, database, tag, report)
         result.report = report.summary()
+        # a first version has no earlier one to release, and what it changed is what it
+        # wrote, asked by its uids (a watched file's increments into a big graph)
+        released = loads.release(driver, database, lid, keep=tag) if before.version else {}
+        claims.collapse(driver, database, tag)
         if before.version == 0 and not began and _small(spool):
-            # a first version: no earlier one to release, and what it changed is what it
-            # wrote (asked by its uids: a watched file's increments into a big graph)
-            claims.collapse(driver, database, tag)
             uids = sorted({row[1] for row in spool.node_rows()})
             starts = sorted({row[1] for row in spool.edge_rows()})
             result.changes = loads.first_changes(driver, database, tag, uids, starts)
         else:
-            released = loads.release(driver, database, lid, keep=tag)
-            claims.collapse(driver, database, tag)
             result.changes = loads.changes(driver, database, lid, tag, released)
         result.status = "loaded"
         if not loads.end_write(driver, database, lid, tag, final_props()):
