@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 from .query import analysis, templates
 from . import model
 from .load import claims, loads, status_labels
-from .errors import LineageError, TemplateError
+from .errors import LineageError, ParseError, TemplateError
 from .server.connection import Graph, Page, page_of
 from .server.connection import Settings as ConnectionSettings
 from .config.settings import LoadOptions, Settings
@@ -219,11 +219,8 @@ class Lineage:
         imports with neo4j-admin instead (a first load into the empty database of the
         managed server only; see :mod:`lineage.bulk`).
         """
-        if isinstance(paths, (str, os.PathLike)):
-            paths = [paths]
-        options = (options or self.settings.load).with_(
-            lenient=True if lenient else None, xalt_env=xalt_env)
-        self._check_free_space(options)
+        paths, options = self._load_options(paths, lenient, xalt_env, options)
+        failures: list[ParseError] = []
         try:  # (the bulk path restarts the server and replaces self.graph)
             if bulk:
                 from .bulk import bulk_load
@@ -232,24 +229,70 @@ class Lineage:
                                     options=options, fail_fast=fail_fast)
                 status_labels.refresh_quietly(self.graph.driver, self.graph.database)
                 return results
-            from .load.fleet import load as _load
-            from .load.writer import Writer
-
-            writer = Writer(self.graph.driver, self.graph.database)
-            paths = list(paths)
-            log.info("loading %d input%s (source %s, options %s)", len(paths),
-                     "" if len(paths) == 1 else "s", source, options.as_json())
-            results = _load(writer, paths, source=source, progress=progress, options=options,
-                            fail_fast=fail_fast)
+            results = list(self._each(paths, source, progress, options, fail_fast, failures))
         except BaseException:
             status_labels.refresh_quietly(self.graph.driver, self.graph.database)
             raise
         status_labels.refresh_quietly(self.graph.driver, self.graph.database)
-        for r in results:
+        from .load.pipeline import raise_failures
+
+        raise_failures(failures, results)
+        return results
+
+    def load_each(
+        self,
+        paths: Iterable[str | os.PathLike] | str | os.PathLike,
+        source: str = "auto",
+        lenient: bool = False,
+        progress: Progress | None = None,
+        xalt_env: str | None = None,
+        options: LoadOptions | None = None,
+        fail_fast: bool = False,
+    ) -> Iterator[LoadResult]:
+        """Load as :meth:`load` does, yielding each input's result once it is written and
+        keeping none: a fleet of 10^5 files loads in flat memory. Malformed inputs are
+        results with status ``failed``; once all are done their error is raised as
+        :meth:`load` raises it (its ``results`` then empty).
+
+        >>> for result in lin.load_each(["runs/"]):  # doctest: +SKIP
+        ...     if result.status == "failed": print(result.error)
+        """
+        paths, options = self._load_options(paths, lenient, xalt_env, options)
+        failures: list[ParseError] = []
+        try:
+            yield from self._each(paths, source, progress, options, fail_fast, failures)
+        finally:
+            status_labels.refresh_quietly(self.graph.driver, self.graph.database)
+        from .load.pipeline import raise_failures
+
+        raise_failures(failures, [])
+
+    def _load_options(self, paths, lenient: bool, xalt_env: str | None,
+                      options: LoadOptions | None) -> tuple[list, LoadOptions]:
+        """The inputs as a list and the options of a load (the settings' where not given),
+        after checking there is room for its spool."""
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+        options = (options or self.settings.load).with_(
+            lenient=True if lenient else None, xalt_env=xalt_env)
+        self._check_free_space(options)
+        return list(paths), options
+
+    def _each(self, paths, source: str, progress: Progress | None, options: LoadOptions,
+              fail_fast: bool, failures: list[ParseError]) -> Iterator[LoadResult]:
+        """The results of :func:`lineage.load.fleet.load_many`, each logged."""
+        from .load.fleet import load_many
+        from .load.writer import Writer
+
+        writer = Writer(self.graph.driver, self.graph.database)
+        log.info("loading %d input%s (source %s, options %s)", len(paths),
+                 "" if len(paths) == 1 else "s", source, options.as_json())
+        for r in load_many(writer, paths, source, False, progress, options, fail_fast,
+                           failures):
             log.info("%s %s [%s]: %d node / %d edge records in %.3f s", r.status,
                      redact_url(str(r.path)), r.format, sum(r.nodes.values()),
                      sum(r.edges.values()), r.seconds)
-        return results
+            yield r
 
     def unload(self, load_or_path: str | os.PathLike) -> list[dict]:
         """Remove what only one load stated, by load uid or id or by input path (every

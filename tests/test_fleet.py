@@ -427,3 +427,39 @@ def test_loading_again_an_input_stopped_while_writing_takes_back_what_it_wrote(l
                       "WHERE c > 1 RETURN count(*) AS n")
     assert twice == [{"n": 0}]
     assert graphcheck.of(lin) == expected
+
+
+def test_load_each_hands_over_each_result_in_order_and_keeps_none(lin, tmp_path,
+                                                                   monkeypatch):
+    """``lin.load_each`` yields every input's result in the order of the walk and holds
+    none once taken (a 10^5-file fleet in flat memory: lin.load kept every result); the
+    malformed input among them is a failed result, and its error is raised at the end.
+    Smaller windows and batches, so that a few hundred files span many of them."""
+    import gc
+    import weakref
+
+    monkeypatch.setattr(fleet, "WINDOW", 64)
+    monkeypatch.setattr(fleet, "BATCH_INPUTS", 16)
+    folder = tmp_path / "many"
+    folder.mkdir()
+    count = 200
+    paths = [run_file(folder, 100 + n) for n in range(count)]
+    broken = paths[count // 2]
+    broken.write_text(broken.read_text()[:500])  # cut in mid-record
+    order = [item.path for item in expand([folder])]
+    taken, alive_most = [], 0
+    kept: list[weakref.ref] = []
+    with pytest.raises(ParseError) as raised:
+        for result in lin.load_each([folder]):
+            taken.append((result.path, result.status))
+            kept.append(weakref.ref(result))
+            del result
+            gc.collect()
+            alive_most = max(alive_most, sum(ref() is not None for ref in kept))
+    assert [path for path, _ in taken] == order
+    assert [path for path, status in taken if status != "loaded"] == [str(broken)]
+    assert str(broken) in str(raised.value) and raised.value.results == []
+    # results of a window and a batch (the one written while the window was read) at most
+    assert alive_most <= fleet.WINDOW + fleet.BATCH_INPUTS, alive_most
+    [row] = lin.query("MATCH (l:Load {status: 'loaded'}) RETURN count(l) AS n")
+    assert row["n"] == count - 1

@@ -120,3 +120,27 @@ def test_a_walk_is_iterative_and_names_what_is_not_utf8(tmp_path):
     assert found[str(readable[1])] is None
     odd = {path.rsplit("/", 1)[1]: problem for path, problem in found.items() if problem}
     assert set(odd) >= {"\\xff\\xfe", "e\\xff.bp"}
+
+
+def test_a_walk_names_each_file_by_its_path_without_links(tmp_path):
+    """The walk knows each file's real path from its directory's (no lookups per file); it
+    must be what resolving the path gives: through a linked top directory, in a directory
+    below it, and for a file that is itself a link."""
+    from pathlib import Path
+
+    from lineage.load.inputs import expand, identity
+
+    real = tmp_path / "real"
+    (real / "below").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    shutil.copy(BP, real / "a.bp")
+    shutil.copy(BP, real / "below" / "b.bp")
+    shutil.copy(BP, tmp_path / "elsewhere" / "c.bp")
+    (real / "below" / "link.bp").symlink_to(tmp_path / "elsewhere" / "c.bp")
+    (tmp_path / "top").symlink_to(real)
+    found = list(expand([tmp_path / "top"]))
+    assert len(found) == 3
+    named = {Path(i.path).name: identity(i) for i in found}
+    assert named == {Path(i.path).name: str(Path(i.path).resolve()) for i in found}
+    assert named["link.bp"] == str(tmp_path.resolve() / "elsewhere" / "c.bp")
+    assert named["b.bp"] == str(tmp_path.resolve() / "real" / "below" / "b.bp")

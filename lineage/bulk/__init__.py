@@ -195,9 +195,10 @@ def _parse_and_import(lin, state: Path, stopping: server.BackgroundStop, paths, 
         loaded.append((result, lid, started))
         return result, {"pending": pending}
 
+    failures: list[ParseError] = []
     try:
         try:
-            results, failures = each_input(paths, source, one, progress, fail_fast)
+            results = list(each_input(paths, source, one, progress, fail_fast, failures))
         except ParseError:
             if fail_fast:  # what was read before it is imported all the same
                 _finish(lin, state, fold, loaded, options, stopping, progress)

@@ -43,6 +43,7 @@ from .. import server
 from ..config.profile import ConfigError
 from ..config.settings import Settings
 from ..humanize import human
+from ..load.tally import Tally
 from ..redact import redact_url
 from ..linking.rules import RULES as LINK_RULES
 from ..query import templates
@@ -504,33 +505,55 @@ def load(paths, source, lenient, as_json, fmt, quiet, fail_fast, then_link, bulk
             bar(event, info)
 
         before = {r["uid"] for r in lin.query("runs")}
+        tally = Tally()
+        kept: list = []  # the results, when each is printed (--format); else only the tally
+
+        def take(result) -> None:
+            tally.add(result)
+            if fmt is not None:
+                kept.append(result)
+
         try:
             options = lin.settings.load.with_(**source_options)
-            results = lin.load(paths, source=source, lenient=lenient, progress=progress,
-                               fail_fast=fail_fast, options=options, bulk=bulk)
+            if bulk:
+                loaded = lin.load(paths, source=source, lenient=lenient, progress=progress,
+                                  fail_fast=fail_fast, options=options, bulk=True)
+            else:
+                loaded = lin.load_each(paths, source=source, lenient=lenient,
+                                       progress=progress, fail_fast=fail_fast, options=options)
+            for result in loaded:
+                take(result)
         except ParseError as exc:
-            if getattr(exc, "results", None):
-                _print_load_results(exc.results, fmt)
-                _print_load_warnings(exc.results)
+            for result in getattr(exc, "results", None) or []:  # the bulk load's
+                take(result)
+            if tally.inputs:
+                _print_load_outcome(tally, kept, fmt)
             raise
         finally:
             printer.flush()
         linked = lin.link() if then_link else None
         added = [r for r in lin.runs() if r["uid"] not in before]
-    _print_load_results(results, fmt)
-    _print_load_warnings(results)
-    unread = [r for r in results if r.status == "unreadable"]
-    if unread:
-        for r in unread[:WARNINGS_SHOWN]:
-            click.echo(f"not read: {safe_text(r.path)}: {safe_text(r.error or '')}", err=True)
-        if len(unread) > WARNINGS_SHOWN:
-            click.echo(f"... and {len(unread) - WARNINGS_SHOWN} more not read "
+    _print_load_outcome(tally, kept, fmt)
+    if tally.unread:
+        for path, why in tally.first_unread:
+            click.echo(f"not read: {safe_text(path)}: {safe_text(why)}", err=True)
+        if tally.unread > len(tally.first_unread):
+            click.echo(f"... and {tally.unread - len(tally.first_unread)} more not read "
                        "(--format json lists them)", err=True)
         sys.exit(EXIT_UNREAD)
     if linked is not None:
         # machine-readable load output stays one document: the link summary goes to stderr
         _print_link(linked, "json" if fmt else "table", err=fmt is not None)
     _print_added_runs(added, err=fmt is not None)
+
+
+def _print_load_outcome(tally: Tally, results: list, fmt: str | None) -> None:
+    """Each result (``--format``) or the summary line, then the warnings."""
+    if fmt is None:
+        _print_load_summary(tally)
+    else:
+        _print_load_results(results, fmt)
+    _print_load_warnings(tally)
 
 
 def _print_added_runs(added: list[dict], err: bool) -> None:
@@ -560,39 +583,36 @@ def _print_load_results(results, fmt) -> None:
         rows = [{k: v for k, v in r.as_dict().items() if k in LOAD_COLUMNS} for r in results]
         emit(rows, fmt, LOAD_COLUMNS)
     else:
-        loaded = [r for r in results if r.status in ("loaded", "unchanged")]
-        failed = [r for r in results if r.status == "failed"]
-        unread = [r for r in results if r.status == "unreadable"]
-        click.echo(f"loaded {len(loaded)} of {len(results)} inputs"
-                   + (f"; {len(failed)} failed" if failed else "")
-                   + (f"; {len(unread)} could not be read" if unread else ""))
+        tally = Tally()
+        for result in results:
+            tally.add(result)
+        _print_load_summary(tally)
 
 
-#: how many of a load's warnings ``lineage load`` prints (all are counted; --format json
-#: lists the first ones each input kept)
-WARNINGS_SHOWN = 10
+def _print_load_summary(tally: Tally) -> None:
+    """``loaded N of M inputs``, and how many failed or could not be read."""
+    click.echo(f"loaded {tally.loaded} of {tally.inputs} inputs"
+               + (f"; {tally.failed} failed" if tally.failed else "")
+               + (f"; {tally.unread} could not be read" if tally.unread else ""))
 
 
-def _print_load_warnings(results, shown: int = WARNINGS_SHOWN) -> None:
-    """The load's warnings on stderr: how many, in how many inputs, and the first ``shown``.
+def _print_load_warnings(tally: Tally) -> None:
+    """The load's warnings on stderr: how many, in how many inputs, and the first ones.
 
     >>> from lineage.load.pipeline import LoadResult
-    >>> r = LoadResult("a.json", "xalt-json", "xalt", "loaded",
-    ...                report={"warnings": ["a.json: odd"], "warning_count": 3})
-    >>> _print_load_warnings([r])  # doctest: +SKIP
+    >>> tally = Tally()
+    >>> tally.add(LoadResult("a.json", "xalt-json", "xalt", "loaded",
+    ...                      report={"warnings": ["a.json: odd"], "warning_count": 3}))
+    >>> _print_load_warnings(tally)  # doctest: +SKIP
     3 warnings in 1 of 1 inputs (the first 1 follow):
       a.json: odd
     """
-    counted = [(r, r.report.get("warning_count") or len(r.report.get("warnings", [])))
-               for r in results]
-    total = sum(n for _, n in counted)
-    if not total:
+    if not tally.warnings:
         return
-    kept = [w for r, _ in counted for w in r.report.get("warnings", [])][:shown]
-    inputs = sum(1 for _, n in counted if n)
-    click.echo(f"{total} warning{'s' if total != 1 else ''} in {inputs} of {len(results)} "
-               f"inputs (the first {len(kept)} follow; --format json lists each input's):",
-               err=True)
+    kept = tally.first_warnings
+    click.echo(f"{tally.warnings} warning{'s' if tally.warnings != 1 else ''} in "
+               f"{tally.warned_inputs} of {tally.inputs} inputs (the first {len(kept)} "
+               "follow; --format json lists each input's):", err=True)
     for warning in kept:
         click.echo(f"  {safe_text(warning)}", err=True)
 

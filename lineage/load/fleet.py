@@ -51,6 +51,7 @@ from ..sources.base import LoadReport
 from ..sources.options import LoadOptions
 from . import claims, loads
 from .claims import CLAIMED_TYPES, CREATE_CLAIMS
+from .collector import fewer_collections
 from .inputs import Input, expand, identity, is_url, sha256_of
 from .loads import Previous
 from .pipeline import (LoadResult, Progress, attempt, each_input, first_result, hanging_off,
@@ -306,7 +307,7 @@ class Batch:
         self.writer, self.progress = writer, progress
         self.entries: list[Entry] = []
         self.pending: list[tuple[LoadResult, dict]] = []  # every input's result, in order
-        self.results: list[LoadResult] = []
+        self.reported: list[LoadResult] = []  # written and reported, not yet taken
         self.identities: set[str] = set()
         self.size = 0
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lineage-batch")
@@ -360,9 +361,14 @@ class Batch:
         self._flight = None
         future.result()
         for result, done in pending:
-            self.results.append(result)
+            self.reported.append(result)
             if self.progress:
                 self.progress("done", {**result.as_dict(), **done})
+
+    def take(self) -> list[LoadResult]:
+        """The results reported since the last call, in their order (then forgotten)."""
+        taken, self.reported = self.reported, []
+        return taken
 
     def close(self) -> None:
         """Stop the writing thread once the batch in flight is written (its error, if
@@ -566,65 +572,80 @@ def load(
     transaction, each still a load of its own (:func:`load_many`); the others one by one
     (:func:`~.pipeline.load_input`).
     """
-    results, failures = load_many(writer, paths, source, lenient, progress, options,
-                                  fail_fast)
+    failures: list[ParseError] = []
+    results = list(load_many(writer, paths, source, lenient, progress, options, fail_fast,
+                             failures))
     raise_failures(failures, results)
     return results
 
 
 def load_many(writer, paths: Iterable[str | os.PathLike], source: str, lenient: bool,
               progress: Progress | None, options: LoadOptions | None,
-              fail_fast: bool) -> tuple[list[LoadResult], list[ParseError]]:
+              fail_fast: bool, failures: list[ParseError]) -> Iterator[LoadResult]:
     """Every input under ``paths``, small first loads in batches, the others one by one, in
-    their order: the results, and the parse errors of the inputs that failed (as
-    :func:`~.pipeline.each_input`)."""
+    their order: each result once its input is written (none is kept here: a fleet of any
+    size loads in flat memory), and the parse error of each input that failed appended to
+    ``failures`` (as :func:`~.pipeline.each_input`)."""
     ensure_schema(writer.driver, writer.database)
     options = load_options(options, lenient)
     if not writer.batch_inputs:
-        return each_input(paths, source, lambda item: (load_input(
-            writer, item, options=options, progress=progress), {}), progress, fail_fast)
+        yield from each_input(paths, source, lambda item: (load_input(
+            writer, item, options=options, progress=progress), {}), progress, fail_fast,
+            failures)
+        return
     batch = Batch(writer, progress)
-    failures: list[ParseError] = []
     inputs = expand(paths, source)
     seen: set[str] = set()  # an input named twice goes on its own (its first may be in flight)
     try:
-        while window := list(islice(inputs, WINDOW)):
-            lids = {id(item): loads.load_id(item.format.name, identity(item))
-                    for item in window if item.format and not item.problem
-                    and not is_url(item.path)}
-            known = loads.previous_many(writer.driver, writer.database,
-                                        sorted(set(lids.values())))
-            for item in window:
-                if progress:
-                    progress("start", {"path": item.path,
-                                       "format": item.format.name if item.format else None})
-                lid = lids.get(id(item))
-                if lid is None or lid in seen or item.format.agree or len(window) == 1:
-                    batch.flush()
-                    _alone(writer, item, options, progress, fail_fast, batch, failures)
-                    continue
-                seen.add(lid)
-                entry, failure = _prepared(item, lid, known[lid], options, progress)
-                if failure is not None:
-                    failures.append(failure)
-                    if fail_fast:  # the batch so far is written, this input recorded
-                        batch.add(entry)
-                        batch.flush()
-                        raise failure
-                if entry is None:
-                    batch.flush()
-                    _alone(writer, item, options, progress, fail_fast, batch, failures)
-                elif entry.record is None and entry.spool is None:
-                    batch.add_result(entry.result, entry.done)
+        while True:
+            with fewer_collections():  # a window of inputs builds many objects (collector)
+                window = list(islice(inputs, WINDOW))
+                if window:
+                    _window(writer, window, seen, options, progress, fail_fast, batch,
+                            failures)
                 else:
-                    batch.add(entry)
-        batch.flush()
+                    batch.flush()
+            yield from batch.take()
+            if not window:
+                break
     finally:
         try:
             batch.flush()  # what was read before an error is written, as the inputs before it
         finally:
             batch.close()
-    return batch.results, failures
+
+
+def _window(writer, window: list[Input], seen: set[str], options: LoadOptions, progress,
+            fail_fast: bool, batch: Batch, failures: list[ParseError]) -> None:
+    """The inputs of one window into ``batch`` (or loaded on their own, in their place)."""
+    lids = {id(item): loads.load_id(item.format.name, identity(item))
+            for item in window if item.format and not item.problem
+            and not is_url(item.path)}
+    known = loads.previous_many(writer.driver, writer.database, sorted(set(lids.values())))
+    for item in window:
+        if progress:
+            progress("start", {"path": item.path,
+                               "format": item.format.name if item.format else None})
+        lid = lids.get(id(item))
+        if lid is None or lid in seen or item.format.agree or len(window) == 1:
+            batch.flush()
+            _alone(writer, item, options, progress, fail_fast, batch, failures)
+            continue
+        seen.add(lid)
+        entry, failure = _prepared(item, lid, known[lid], options, progress)
+        if failure is not None:
+            failures.append(failure)
+            if fail_fast:  # the batch so far is written, this input recorded
+                batch.add(entry)
+                batch.flush()
+                raise failure
+        if entry is None:
+            batch.flush()
+            _alone(writer, item, options, progress, fail_fast, batch, failures)
+        elif entry.record is None and entry.spool is None:
+            batch.add_result(entry.result, entry.done)
+        else:
+            batch.add(entry)
 
 
 def _alone(writer, item: Input, options: LoadOptions, progress, fail_fast: bool,

@@ -40,6 +40,7 @@ class Input:
     format: Format | None
     explicit: bool  # named by the user (not found by walking a directory)
     problem: str | None = None  # why it cannot be read (a FIFO, a dangling link...)
+    real_path: str | None = None  # its path with no link in it, when the walk knows it
 
 
 def unreadable(path: Path) -> str | None:
@@ -99,9 +100,9 @@ def walk(top: Path, source: str = "auto") -> Iterator[Input]:
     >>> [i.path.rsplit("/", 1)[1] for i in walk(Path(__file__).parent)][:1]
     ['__init__.py']
     """
-    stack = [str(top)]
+    stack = [(str(top), os.path.realpath(top))]  # each directory with its real path
     while stack:
-        directory = stack.pop()
+        directory, real = stack.pop()
         if _not_utf8(directory):
             yield _bad_name(directory, "a directory")
             continue
@@ -122,7 +123,7 @@ def walk(top: Path, source: str = "auto") -> Iterator[Input]:
                 is_dir = False
             if is_dir:
                 if not entry.is_symlink():
-                    below.append(entry.path)
+                    below.append((entry.path, os.path.join(real, entry.name)))
                 continue
             if _not_utf8(entry.path):
                 yield _bad_name(entry.path, "a file")
@@ -137,7 +138,9 @@ def walk(top: Path, source: str = "auto") -> Iterator[Input]:
             except OSError as exc:
                 yield Input(entry.path, None, False, f"unreadable ({exc.strerror}): not read")
                 continue
-            yield Input(entry.path, fmt, False)
+            # a file that is no link, in a directory whose real path is known: no lookups
+            yield Input(entry.path, fmt, False,
+                        real_path=None if entry.is_symlink() else os.path.join(real, entry.name))
         stack.extend(reversed(below))
 
 
@@ -172,5 +175,12 @@ def expand(paths: Iterable[str | os.PathLike], source: str = "auto") -> Iterator
 
 
 def identity(item: Input) -> str:
-    """What names an input across loads: its absolute path, or its URL without password."""
+    """What names an input across loads: its absolute path with no link in it, or its URL
+    without password.
+
+    >>> identity(Input("/usr/..", None, True))
+    '/'
+    """
+    if item.real_path is not None:
+        return item.real_path
     return redact_url(item.path) if is_url(item.path) else str(Path(item.path).resolve())

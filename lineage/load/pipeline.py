@@ -22,7 +22,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from neo4j.exceptions import DriverError, Neo4jError
 
@@ -524,15 +524,13 @@ def _record_attempt(driver, database, lid: str, before: "loads.Previous", result
 
 def each_input(paths: Iterable[str | os.PathLike], source: str,
                load_one: Callable[[Input], tuple[LoadResult, dict]],
-               progress: Progress | None, fail_fast: bool,
-               ) -> tuple[list[LoadResult], list[ParseError]]:
+               progress: Progress | None, fail_fast: bool, failures: list[ParseError],
+               ) -> Iterator[LoadResult]:
     """Every input under ``paths`` through ``load_one`` (its result, and what to add to its
-    "done" event), with the progress events around each: the results, and the parse errors
-    of the inputs that failed (each carrying its result as ``.result``; with ``fail_fast``,
-    or without a result, the first is raised at once). Both loads walk their inputs here
-    (:func:`load`, :func:`lineage.bulk.bulk_load`)."""
-    results: list[LoadResult] = []
-    failures: list[ParseError] = []
+    "done" event), with the progress events around each: each result in turn, and the parse
+    error of each input that failed appended to ``failures`` (each carrying its result as
+    ``.result``; with ``fail_fast``, or without a result, the first is raised at once). Both
+    loads walk their inputs here (:func:`load`, :func:`lineage.bulk.bulk_load`)."""
     for item in expand(paths, source):
         if progress:
             progress("start", {"path": item.path,
@@ -540,10 +538,9 @@ def each_input(paths: Iterable[str | os.PathLike], source: str,
         result, done, failure = attempt(item, load_one, fail_fast)
         if failure is not None:
             failures.append(failure)
-        results.append(result)
         if progress:
             progress("done", {**result.as_dict(), **done})
-    return results, failures
+        yield result
 
 
 def attempt(item: Input, load_one: Callable[[Input], tuple[LoadResult, dict]],
