@@ -99,11 +99,18 @@ def redact_command_line(value: Any, program: str | None = None,
 
 
 def _redact_words(words: list[str], program: str | None) -> list[str]:
+    return list(_redacted_words(tuple(words), program))
+
+
+@functools.lru_cache(maxsize=CACHED_VALUES)
+def _redacted_words(words: tuple[str, ...], program: str | None) -> tuple[str, ...]:
+    """The words of a command line redacted (remembered: XALT's process trees repeat the
+    same parent commands, a shell and a batch script, run after run)."""
     out = [redact_value(w) for w in words]
     for index, (start, end) in word_spans(words, program).items():
         word = words[index]
         out[index] = word[:start] + REDACTED + word[end:] if out[index] == word else REDACTED
-    return out
+    return tuple(out)
 
 
 def redact_props(props: dict[str, Any], mark: str = "***") -> dict[str, Any]:

@@ -165,8 +165,9 @@ def detect(path: Path, source: str = "auto") -> Format | None:
     with open(path, "rb") as fh:
         head = fh.read(HEAD_BYTES)
     candidates = [f for f in formats() if source in ("auto", f.source)]
+    path = Path(path)
     for fmt in candidates:
-        if fmt.detect(Path(path), head):
+        if fmt.detect(path, head):
             return fmt
     if source != "auto":
         # a forced source reads the file with its fallback format: if the file is something
