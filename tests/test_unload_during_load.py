@@ -84,3 +84,54 @@ def test_a_load_while_an_unload_takes_facts_off_is_refused(lin, tmp_path, monkey
     assert exact(lin) == unloaded
     [again] = lin.load([LINK_S2])  # and now it loads
     assert again.status == "loaded"
+
+
+def test_a_load_and_an_unload_started_in_the_same_instant_do_not_both_go_on(
+        lin, tmp_path, monkeypatch):
+    """The load has marked itself and is about to look for unloads when an unload starts
+    (two users, one instant): the unload sees the load's mark and is refused; the load
+    goes on. Looking first and marking after would let both go on."""
+    start, end = xalt_pair(tmp_path)
+    lin.load([start])
+    look, refused = loads.unloads_in_progress, []
+
+    def unload_in_this_instant(driver, database):
+        if not refused:
+            with pytest.raises(loads.BusyError) as caught:
+                lin.unload(str(start))
+            refused.append(str(caught.value))
+        return look(driver, database)
+
+    monkeypatch.setattr(loads, "unloads_in_progress", unload_in_this_instant)
+    [result] = lin.load([end])
+    monkeypatch.undo()
+    assert result.status == "loaded"
+    assert refused and f"cannot unload {start}" in refused[0] and str(end) in refused[0]
+    [kept] = lin.query("MATCH (l:Load {path: $p}) RETURN l.status AS s, l.unloading AS u",
+                       p=str(start))
+    assert kept == {"s": "loaded", "u": None}
+
+
+def test_an_unload_and_a_load_started_in_the_same_instant_do_not_both_go_on(
+        lin, tmp_path, monkeypatch):
+    """The unload has marked its load and is about to look for writes when a load starts:
+    the load sees the unload's mark and is refused, leaving no mark and no record of its
+    own; the unload goes on."""
+    start, end = xalt_pair(tmp_path)
+    lin.load([start])
+    lin.load([end])
+    look, refused = loads.being_written, []
+
+    def load_in_this_instant(driver, database, lid=None):
+        if not refused:
+            with pytest.raises(loads.BusyError) as caught:
+                lin.load([LINK_S2])
+            refused.append(str(caught.value))
+        return look(driver, database, lid)
+
+    monkeypatch.setattr(loads, "being_written", load_in_this_instant)
+    [gone] = lin.unload(str(end))
+    monkeypatch.undo()
+    assert gone["status"] == "unloaded"
+    assert refused and f"cannot load {LINK_S2}" in refused[0] and str(end) in refused[0]
+    assert lin.query("MATCH (l:Load {path: $p}) RETURN l", p=str(LINK_S2)) == []

@@ -256,30 +256,23 @@ def begin_write(driver: Driver, database: str | None, lid: str, tag: str, path: 
                 format_name: str) -> None:
     """Mark load ``lid`` of input ``path`` as being written (version ``tag``, by this host
     and process): ``reset`` and ``unload`` refuse while the mark stands and its process
-    lives. Raises :class:`BusyError` (nothing marked) while an unload is taking facts off
-    the graph: a load written meanwhile could lose nodes the unload deletes."""
-    def mark_unless_unloading(tx) -> list[dict]:
-        unloading = [dict(r) for r in tx.run(_UNLOADING)]
-        busy = [u for u in unloading if _alive(u["writer"])]
-        if not busy:
-            tx.run("MERGE (l:Load {uid: $uid}) SET l.id = $id, l.path = $path, "
-                   "l.format = $format, l.writing = $tag, l.writing_since = $now, "
-                   "l.writer = $writer",
-                   uid=load_uid(lid), id=lid, path=redact_props({"path": path})["path"],
-                   format=format_name, tag=tag, now=time.time(),
-                   writer=this_writer()).consume()
-        return busy
-
-    with driver.session(database=database) as session:
-        busy = session.execute_write(mark_unless_unloading)
-    if busy:
-        raise BusyError(f"cannot load {path} while {_names(busy)} is being unloaded: load it "
-                        "again when the unload has finished (nothing of it was written)")
+    lives. Raises :class:`BusyError` (the mark taken back, nothing written) while an unload
+    is taking facts off the graph: a load written meanwhile could lose nodes the unload
+    deletes. As :func:`begin_writes`."""
+    begin_writes(driver, database, [{"lid": lid, "tag": tag, "path": path,
+                                     "format": format_name}])
 
 
 _UNLOADING = ("MATCH (l:Load) WHERE l.unloading IS NOT NULL "
               "RETURN l.path AS path, l.format AS format, l.unloading AS writer, "
               "l.unloading_since AS since ORDER BY l.unloading_since")
+
+
+def unloads_in_progress(driver: Driver, database: str | None) -> list[dict]:
+    """The loads being unloaded now by a process that lives (``{path, format, writer,
+    since}``): what a load that has marked itself looks for before it writes."""
+    records, _, _ = driver.execute_query(_UNLOADING, database_=database)
+    return [u for u in (dict(r) for r in records) if _alive(u["writer"])]
 
 
 def end_write(driver: Driver, database: str | None, lid: str, tag: str,
@@ -436,6 +429,8 @@ _UNMARK_MANY = """
 UNWIND $rows AS row
 MATCH (l:Load {uid: row.uid}) WHERE l.writing = row.tag
 REMOVE l.writing, l.writing_since, l.writer
+WITH l WHERE l.status IS NULL AND l.times_loaded IS NULL  // the mark made the record
+DELETE l
 """
 
 _RECORD_MANY = """
@@ -459,25 +454,27 @@ def previous_many(driver: Driver, database: str | None, lids: list[str]) -> dict
 
 
 def begin_writes(driver: Driver, database: str | None, marks: list[dict]) -> None:
-    """:func:`begin_write` of many loads in one transaction: ``marks`` are ``{lid, tag,
-    path, format}``. Raises :class:`BusyError` (nothing marked) while an unload is taking
-    facts off the graph."""
+    """Mark many loads as being written, in one transaction: ``marks`` are ``{lid, tag,
+    path, format}``. Raises :class:`BusyError` (the marks taken back, nothing written)
+    while an unload is taking facts off the graph.
+
+    The marks are committed first, and the unloads looked for after: an unload marks its
+    load first and looks for writes after (:func:`unload`), so of a load and an unload
+    that start together at least one sees the other and refuses; a look and then a mark
+    could let both go on."""
     rows = [{"uid": load_uid(m["lid"]), "id": m["lid"], "tag": m["tag"],
              "path": redact_props({"path": m["path"]})["path"], "format": m["format"]}
             for m in marks]
-
-    def mark_unless_unloading(tx) -> list[dict]:
-        busy = [u for u in (dict(r) for r in tx.run(_UNLOADING)) if _alive(u["writer"])]
-        if not busy:
-            tx.run(_BEGIN_MANY, rows=rows, now=time.time(), writer=this_writer()).consume()
-        return busy
-
-    with driver.session(database=database) as session:
-        busy = session.execute_write(mark_unless_unloading)
+    driver.execute_query(_BEGIN_MANY, rows=rows, now=time.time(), writer=this_writer(),
+                         database_=database)
+    busy = unloads_in_progress(driver, database)
     if busy:
-        raise BusyError(f"cannot load {len(rows)} inputs while {_names(busy)} is being "
-                        "unloaded: load them again when the unload has finished (nothing of "
-                        "them was written)")
+        unmark(driver, database, marks)
+        what = rows[0]["path"] if len(rows) == 1 else f"{len(rows)} inputs"
+        raise BusyError(f"cannot load {what} while {_names(busy)} is being unloaded: load "
+                        f"{'it' if len(rows) == 1 else 'them'} again when the unload has "
+                        f"finished (nothing of {'it' if len(rows) == 1 else 'them'} was "
+                        "written)")
 
 
 def end_writes(tx, finished: list[dict]) -> int:
@@ -490,7 +487,7 @@ def end_writes(tx, finished: list[dict]) -> int:
 
 def unmark(driver: Driver, database: str | None, marks: list[dict]) -> None:
     """Take off the marks of :func:`begin_writes` (``{lid, tag}``) after a batch that did
-    not commit."""
+    not commit, and the records the marks made (a load never recorded before)."""
     rows = [{"uid": load_uid(m["lid"]), "tag": m["tag"]} for m in marks]
     driver.execute_query(_UNMARK_MANY, rows=rows, database_=database)
 
