@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import time
@@ -287,12 +288,13 @@ class Lineage:
         writer = Writer(self.graph.driver, self.graph.database)
         log.info("loading %d input%s (source %s, options %s)", len(paths),
                  "" if len(paths) == 1 else "s", source, options.as_json())
-        for r in load_many(writer, paths, source, False, progress, options, fail_fast,
-                           failures):
-            log.info("%s %s [%s]: %d node / %d edge records in %.3f s", r.status,
-                     redact_url(str(r.path)), r.format, sum(r.nodes.values()),
-                     sum(r.edges.values()), r.seconds)
-            yield r
+        results = load_many(writer, paths, source, False, progress, options, fail_fast, failures)
+        with contextlib.closing(results):  # a loop left early: what was read is written now
+            for r in results:
+                log.info("%s %s [%s]: %d node / %d edge records in %.3f s", r.status,
+                         redact_url(str(r.path)), r.format, sum(r.nodes.values()),
+                         sum(r.edges.values()), r.seconds)
+                yield r
 
     def unload(self, load_or_path: str | os.PathLike) -> list[dict]:
         """Remove what only one load stated, by load uid or id or by input path (every

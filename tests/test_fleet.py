@@ -463,3 +463,25 @@ def test_load_each_hands_over_each_result_in_order_and_keeps_none(lin, tmp_path,
     assert alive_most <= fleet.WINDOW + fleet.BATCH_INPUTS, alive_most
     [row] = lin.query("MATCH (l:Load {status: 'loaded'}) RETURN count(l) AS n")
     assert row["n"] == count - 1
+
+
+def test_a_load_each_left_early_leaves_every_load_whole(lin, tmp_path, monkeypatch):
+    """Leaving ``lin.load_each``'s loop stops the load: the inputs read by then are written
+    and recorded whole (no write mark left), the others not at all; loading the folder
+    again loads the rest and finds the first ones unchanged."""
+    from collections import Counter
+
+    monkeypatch.setattr(fleet, "WINDOW", 64)
+    monkeypatch.setattr(fleet, "BATCH_INPUTS", 16)
+    folder = tmp_path / "many"
+    folder.mkdir()
+    count = 100
+    for n in range(count):
+        run_file(folder, 300 + n)
+    for _ in lin.load_each([folder]):
+        break
+    rows = lin.query("MATCH (l:Load) RETURN l.status AS status, l.writing AS writing")
+    assert 0 < len(rows) < count
+    assert all(r["status"] == "loaded" and not r["writing"] for r in rows), rows
+    again = Counter(r.status for r in lin.load([folder]))
+    assert again == {"unchanged": len(rows), "loaded": count - len(rows)}
