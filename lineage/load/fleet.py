@@ -189,10 +189,10 @@ class Plan:
         self.stats: list[WriteStats] = []
         self.changes: list[dict] = []
         self.refused: list[tuple[dict, set]] = []
-        nodes = {uid: {"held": s["held"], "loads": [], "props": _own(s["props"] or {}),
+        nodes = {uid: {"held": s["held"], "loads": [], "props": dict(s["props"] or ()),
                        "labels": tuple(s["labels"] or ()), "claimed": s["claimed"]}
                  for uid, s in node_state.items()}
-        edges = {k: {"held": s["held"], "loads": [], "props": _own(s["props"] or {}),
+        edges = {k: {"held": s["held"], "loads": [], "props": dict(s["props"] or ()),
                      "claimed": s["claimed"]} for k, s in edge_state.items()}
         for entry, at in zip(entries, times):
             self._input(entry, at, nodes, edges)
@@ -275,11 +275,6 @@ class Plan:
         self.stats.append(stats)
         self.changes.append({"nodes": written, "edges": edges_written, "nodes_removed": 0,
                              "edges_removed": 0})
-
-
-def _own(props: dict) -> dict:
-    """An element's properties as its claims hold them (without ``uid``, ``loads``, ``key``)."""
-    return {k: v for k, v in props.items() if k not in ("uid", "loads", "key")}
 
 
 def _differ(mine: list, there: dict | None) -> list:
