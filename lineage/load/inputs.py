@@ -107,41 +107,45 @@ def walk(top: Path, source: str = "auto") -> Iterator[Input]:
             yield _bad_name(directory, "a directory")
             continue
         try:
-            with os.scandir(directory) as listing:
-                entries = sorted(listing, key=lambda e: e.name)
+            with os.scandir(directory) as listing:  # names and kinds only: half a DirEntry
+                entries = sorted(_named(e) for e in listing if not e.name.startswith("."))
         except OSError as exc:
             yield Input(directory, None, False,
                         f"a directory that cannot be read ({exc.strerror}): nothing in it read")
             continue
         below = []
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
+        for name, is_dir, is_link in entries:
+            path = os.path.join(directory, name)
             if is_dir:
-                if not entry.is_symlink():
-                    below.append((entry.path, os.path.join(real, entry.name)))
+                if not is_link:
+                    below.append((path, os.path.join(real, name)))
                 continue
-            if _not_utf8(entry.path):
-                yield _bad_name(entry.path, "a file")
+            if _not_utf8(path):
+                yield _bad_name(path, "a file")
                 continue
-            child = Path(entry.path)
+            child = Path(path)
             problem = unreadable(child)
             if problem:
-                yield Input(entry.path, None, False, problem)
+                yield Input(path, None, False, problem)
                 continue
             try:  # detecting a format reads the file's start
                 fmt = loaders.detect(child, source)
             except OSError as exc:
-                yield Input(entry.path, None, False, f"unreadable ({exc.strerror}): not read")
+                yield Input(path, None, False, f"unreadable ({exc.strerror}): not read")
                 continue
             # a file that is no link, in a directory whose real path is known: no lookups
-            yield Input(entry.path, fmt, False,
-                        real_path=None if entry.is_symlink() else os.path.join(real, entry.name))
+            yield Input(path, fmt, False,
+                        real_path=None if is_link else os.path.join(real, name))
         stack.extend(reversed(below))
+
+
+def _named(entry: os.DirEntry) -> tuple[str, bool, bool]:
+    """``(name, is a directory, is a link)`` of a listed entry, from what the listing says
+    (a link to a directory counts as a directory; an entry that vanished, as a file)."""
+    try:
+        return entry.name, entry.is_dir(), entry.is_symlink()
+    except OSError:
+        return entry.name, False, False
 
 
 def expand(paths: Iterable[str | os.PathLike], source: str = "auto") -> Iterator[Input]:
