@@ -147,6 +147,7 @@ def test_a_directory_load_finishes_and_names_every_failed_input(lin, tmp_path, c
     lin.reset()
     out = runner.invoke(cli.main, ["load", str(tree), "--fail-fast"])
     assert out.exit_code == cli.EXIT_INPUT
+    assert "loaded 1 of 2 inputs; 1 failed" in out.output, out.output  # the two it tried
     assert one(lin, "MATCH (n:Execution) RETURN count(n) AS n") == 0
 
 

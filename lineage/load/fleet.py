@@ -593,14 +593,21 @@ def load_many(writer, paths: Iterable[str | os.PathLike], source: str, lenient: 
     seen: set[str] = set()  # an input named twice goes on its own (its first may be in flight)
     try:
         while True:
+            stopped = None
             with fewer_collections():  # a window of inputs builds many objects (collector)
                 window = list(islice(inputs, WINDOW))
-                if window:
-                    _window(writer, window, seen, options, progress, fail_fast, batch,
-                            failures)
-                else:
+                try:
+                    if window:
+                        _window(writer, window, seen, options, progress, fail_fast, batch,
+                                failures)
+                    else:
+                        batch.flush()
+                except ParseError as exc:  # fail_fast: the inputs done so far are handed over
                     batch.flush()
+                    stopped = exc
             yield from batch.take()
+            if stopped is not None:
+                raise stopped
             if not window:
                 break
     finally:
