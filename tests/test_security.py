@@ -369,6 +369,9 @@ ALLOWED_DYNAMIC_CYPHER = {
     # the same for rows of many inputs, and what the graph holds of them (model.REL_TYPES)
     ("lineage/load/statements.py", "edge_batch_statement"),
     ("lineage/load/statements.py", "edge_state_statement"),
+    # the fixed fragment of an element's own properties (OWN_PROPERTIES) filled at import
+    # with the statement's own variable name
+    ("lineage/load/statements.py", "<module>"),
     ("lineage/load/writer.py", "ensure_schema"),  # constraint/index names, labels: model.schema()
     # a relationship type's claims statement: the type from model.REL_TYPES (checked upper-case
     # identifier); and two fixed heads joined to one fixed tail at import
