@@ -258,3 +258,46 @@ def test_shard_records_match_json_records(tmp_path):
                                                              options=named)))
     key = lambda r: repr(r)  # noqa: E731
     assert sorted(map(key, from_shard)) == sorted(map(key, from_json))
+
+
+def test_a_shards_records_read_as_json_are_the_records_the_database_holds(tmp_path):
+    """The reader takes each record as the JSON text UnQLite writes of it; a record that
+    text cannot say exactly (a string not UTF-8, the integer -2**63) is fetched as values.
+    Either way each record is the one ``Collection.fetch`` gives, type for type, in id
+    order, and a deleted record's id is passed over."""
+    import unqlite
+
+    from lineage.sources.chimbuko import shard as shard_reader
+
+    path = tmp_path / "provdb.0.unqlite"
+    db = unqlite.UnQLite(str(path))
+    coll = db.collection("metadata")
+    coll.create()
+    stored = [{"descr": "plain", "value": 1.5, "rid": 0},
+              {"descr": b"not utf-8 \xff", "rid": 1},
+              {"descr": "int64 min", "value": -2**63, "rid": 2},
+              {"descr": "gone", "rid": 3},
+              {"descr": "é ☃ \"quoted\" \\ \x01", "value": [1, "2", None, True, {"k": 0.25}],
+               "rid": 4}] + [{"descr": f"many {i}", "rid": 5 + i} for i in range(1200)]
+    for rec in stored:
+        coll.store(rec)
+    coll.delete(3)
+    db.commit()
+    expected = [coll.fetch(i) for i in range(int(coll.last_record_id()) + 1)]
+    expected = [rec for rec in expected if rec is not None]
+    db.close()
+
+    report = LoadReport(str(path), "chimbuko-unqlite")
+    [(name, records)] = list((n, list(r)) for n, r in
+                             shard_reader.collections(path, report, ("metadata", "anomalies")))
+
+    def typed(value):
+        if isinstance(value, dict):
+            return {k: typed(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [typed(v) for v in value]
+        return (type(value).__name__, value)
+
+    assert name == "metadata" and len(records) == len(stored) - 1 and not report.skipped
+    assert [typed(r) for r in records] == [typed(r) for r in expected]
+    assert records[1]["descr"] == b"not utf-8 \xff" and records[2]["value"] == -2**63

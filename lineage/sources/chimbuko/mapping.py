@@ -34,13 +34,13 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ... import model
 from . import model as chimbuko_model
+from . import shard
 from .spellings import generation, stack_of_names
 from ...model.records import Edge, Node, Record, as_json
 from ...secrets import redact_command_line
@@ -866,172 +866,16 @@ def detect_json(path: Path, head: bytes) -> bool:
 
 
 # ---------------------------------------------------------------- UnQLite shards
-UNQLITE_MAGIC = b"unqlite"
-_OPEN_READONLY = 0x00000001  # UNQLITE_OPEN_READONLY of unqlite.h
-_OPEN_MMAP = 0x00000100  # UNQLITE_OPEN_MMAP
-UNQLITE_PAGE = 4096  # UNQLITE_DEFAULT_PAGE_SIZE: the page size of the files Chimbuko writes
-
-
-def collection_records(db, name: str) -> Iterator[dict]:
-    """The records of one collection of an open UnQLite database, fetched one at a time (the
-    collection's own walk, ``for rec in coll``, is 2-3 times as fast but holds the whole
-    collection in memory first: 470 MB for the shard stand-in's normal executions)."""
-    coll = db.collection(name)
-    if not coll.exists():
-        return
-    last = coll.last_record_id()
-    if last is None:
-        return
-    for record_id in range(int(last) + 1):
-        rec = coll.fetch(record_id)
-        if rec is not None:
-            yield rec
-
-
-def _read_into(path: str, conn) -> None:
-    """Read every collection of a shard once, in a child process, sending its records to
-    the parent in chunks: ``("collections", names)``, ``("records", chunk)``...,
-    ``("end", count)`` per collection (its own record count), then ``("done",)``; or
-    ``("error", text)``."""
-    import unqlite
-
-    try:
-        db = unqlite.UnQLite(path, flags=_OPEN_READONLY | _OPEN_MMAP)
-        try:
-            present = [c for c in MAIN_COLLECTIONS + GLOBAL_COLLECTIONS
-                       if db.collection(c).exists()]
-            conn.send(("collections", present))
-            for name in present:
-                chunk: list = []
-                for rec in collection_records(db, name):
-                    chunk.append(rec)
-                    if len(chunk) >= _CHUNK_RECORDS:
-                        conn.send(("records", chunk))
-                        chunk = []
-                if chunk:
-                    conn.send(("records", chunk))
-                conn.send(("end", len(db.collection(name))))
-        finally:
-            db.close()
-        conn.send(("done",))
-    except Exception as exc:  # the parent reports it as a malformed shard
-        conn.send(("error", repr(exc)))
-    finally:
-        conn.close()
-
-
-_CHUNK_RECORDS = 500
-
-
-def probe_seconds(path: Path, base: float = 30.0) -> float:
-    """How long the reader may take to read a shard through: ``base`` seconds (the load's
-    ``unqlite_probe_seconds`` option) plus 1 s per MiB."""
-    return base + path.stat().st_size / (1 << 20)
-
-
-class _ShardReader:
-    """The records of a shard, read once by a child process: the unqlite C library can loop
-    forever on a damaged file (found by fuzzing), so a shard the child cannot read within
-    :func:`probe_seconds` (time spent waiting for it; parsing here does not count) is
-    reported as malformed instead of hanging the load."""
-
-    def __init__(self, path: Path, report: LoadReport):
-        import multiprocessing
-
-        self.path, self.report = path, report
-        self.budget = probe_seconds(path, report.options.unqlite_probe_seconds)
-        ctx = multiprocessing.get_context("spawn")
-        self.conn, child = ctx.Pipe(duplex=False)
-        self.proc = ctx.Process(target=_read_into, args=(str(path), child), daemon=True)
-        self.proc.start()
-        child.close()
-        self.failed = False
-
-    def next(self) -> tuple | None:
-        """The child's next message; None (reported) when it failed or took too long."""
-        if self.failed:
-            return None
-        started = time.monotonic()
-        ready = self.conn.poll(max(self.budget, 0))
-        try:
-            message = self.conn.recv() if ready else None
-        except (EOFError, OSError):
-            message = ("error", f"the reader process ended (exit code {self.proc.exitcode})")
-        self.budget -= time.monotonic() - started
-        if message is None:
-            self.failed = True
-            self.report.skip(str(self.path), None,
-                             "an UnQLite database the reader can read through",
-                             f"no answer within "
-                             f"{probe_seconds(self.path, self.report.options.unqlite_probe_seconds):.0f} s "
-                             "(a damaged file?)")
-        elif message[0] == "error":
-            self.failed = True
-            self.report.skip(str(self.path), None, "a readable UnQLite database", message[1])
-            return None
-        return message
-
-    def records(self, counted: list) -> Iterator[dict]:
-        """One collection's records; ``counted[0]`` their number, ``counted[1]`` the
-        collection's own count (from the ``end`` message)."""
-        while True:
-            message = self.next()
-            if message is None:
-                return
-            if message[0] == "end":
-                counted[1] = message[1]
-                return
-            counted[0] += len(message[1])
-            yield from message[1]
-
-    def close(self) -> None:
-        if self.proc.is_alive():
-            self.proc.terminate()
-        self.proc.join(5)
-        self.conn.close()
-
-
-def _each_collection(reader: _ShardReader, present: list[str], path: Path,
-                     report: LoadReport) -> Iterator[tuple[str, Iterator[dict]]]:
-    """``(name, records)`` of each collection the reader sends, in turn; a collection that
-    gave fewer records than its own count is reported (a truncated or damaged file)."""
-    for name in present:
-        counted = [0, None]
-        yield name, reader.records(counted)
-        if reader.failed:
-            return
-        if counted[0] != counted[1]:  # a truncated or damaged file loses records, not the count
-            report.skip(str(path), f"collection {name}",
-                        f"its {counted[1]} records (the collection's own count)",
-                        f"{counted[0]} readable: the file is truncated or damaged")
-
-
 def parse_unqlite(path: Path, report: LoadReport) -> Iterator[Record]:
-    """Records of a provenance database shard or of the global database."""
-    reader = _ShardReader(Path(path), report)
-    try:
-        message = reader.next()
-        if message is None:
-            return
-        present = message[1]
-        if not present:
-            report.skip(str(path), None, "an UnQLite provenance database with collections "
-                        + ", ".join(MAIN_COLLECTIONS + GLOBAL_COLLECTIONS), "none of them")
-            return
-        report.extra["collections"] = present
-        yield from parse_collections(_each_collection(reader, present, path, report), report)
-        if reader.failed:
-            return
-        if Path(path).stat().st_size % UNQLITE_PAGE:
-            report.warn(f"{path}: {Path(path).stat().st_size} bytes is not a whole number of "
-                        f"{UNQLITE_PAGE}-byte UnQLite pages: the file may be truncated")
-    finally:
-        reader.close()
+    """Records of a provenance database shard or of the global database (read by
+    :mod:`.shard`)."""
+    yield from parse_collections(shard.collections(Path(path), report,
+                                                   MAIN_COLLECTIONS + GLOBAL_COLLECTIONS), report)
 
 
 def detect_unqlite(path: Path, head: bytes) -> bool:
     """An UnQLite database file (the provenance database's shards and its global database)."""
-    return head.startswith(UNQLITE_MAGIC)
+    return head.startswith(shard.UNQLITE_MAGIC)
 
 
 FORMATS = [
@@ -1048,7 +892,7 @@ FORMATS = [
         source="chimbuko",
         detect=detect_unqlite,
         parse=parse_unqlite,
-        own_process=True,  # _ShardReader
+        own_process=True,  # shard.ShardReader
         description="Chimbuko provenance database UnQLite files (provdb.<n>.unqlite, "
                     "provdb.global.unqlite)",
     ),
