@@ -69,35 +69,40 @@ def collection_chunks(db, name: str) -> Iterator[tuple[str, object]]:
     last = coll.last_record_id()
     if last is None:
         return
+    for first in range(0, int(last) + 1, CHUNK_RECORDS):
+        texts, ids = _chunk(db, name, first, min(first + CHUNK_RECORDS, int(last) + 1))
+        run: list[str] = []
+        for record_id, text in zip(ids, texts):
+            if _exact(text):
+                run.append(text)
+                continue
+            if run:
+                yield "texts", "[" + ",".join(run) + "]"
+                run = []
+            yield "records", [coll.fetch(record_id)]
+        if run:
+            yield "texts", "[" + ",".join(run) + "]"
+
+
+def _chunk(db, name: str, first: int, stop: int) -> tuple[list, list]:
+    """The JSON texts and ids of the records ``first`` to ``stop - 1`` of collection
+    ``name``, by a script engine of their own: one kept for every chunk holds on to the
+    memory of all of them (500 MB for the stand-in's collections, against 180 MB)."""
     vm = db.vm(_CHUNK_SCRIPT)
     try:
         vm.compile()
-        for first in range(0, int(last) + 1, CHUNK_RECORDS):
-            vm.set_values({"collection": name, "first": first,
-                           "stop": min(first + CHUNK_RECORDS, int(last) + 1)})
-            vm.execute()
-            texts, ids = vm.get_value("texts") or [], vm.get_value("ids") or []
-            vm.reset()
-            run: list[str] = []
-            for record_id, text in zip(ids, texts):
-                if _exact(text):
-                    run.append(text)
-                    continue
-                if run:
-                    yield "texts", "[" + ",".join(run) + "]"
-                    run = []
-                yield "records", [coll.fetch(record_id)]
-            if run:
-                yield "texts", "[" + ",".join(run) + "]"
+        vm.set_values({"collection": name, "first": first, "stop": stop})
+        vm.execute()
+        return vm.get_value("texts") or [], vm.get_value("ids") or []
     finally:
         vm.close()
 
 
 def _read_into(path: str, names: tuple[str, ...], conn) -> None:
     """Read the collections ``names`` of a shard once, in a child process, sending their
-    records to the parent in chunks: ``("collections", those present)``, then per collection its chunks (see
-    :func:`collection_chunks`) and ``("end", count)`` (the collection's own record count),
-    then ``("done",)``; or ``("error", text)``."""
+    records to the parent in chunks: ``("collections", those present)``, then per
+    collection its chunks (see :func:`collection_chunks`) and ``("end", count)`` (the
+    collection's own record count), then ``("done",)``; or ``("error", text)``."""
     import unqlite
 
     try:
