@@ -301,3 +301,31 @@ def test_a_shards_records_read_as_json_are_the_records_the_database_holds(tmp_pa
     assert name == "metadata" and len(records) == len(stored) - 1 and not report.skipped
     assert [typed(r) for r in records] == [typed(r) for r in expected]
     assert records[1]["descr"] == b"not utf-8 \xff" and records[2]["value"] == -2**63
+
+
+def test_a_chunk_of_a_shards_records_ends_at_its_byte_budget(tmp_path):
+    """A chunk holds records until their JSON reaches its byte budget (a shard of huge
+    records stays in bounded memory), and the next chunk goes on from the record after."""
+    import unqlite
+
+    from lineage.sources.chimbuko import shard as shard_reader
+
+    db = unqlite.UnQLite(str(tmp_path / "provdb.0.unqlite"))
+    coll = db.collection("metadata")
+    coll.create()
+    for i in range(30):
+        coll.store({"descr": f"record {i}", "value": "x" * (20_000 if i % 3 == 0 else 10),
+                    "rid": i})
+    coll.delete(7)
+    expected = [r for r in (coll.fetch(i) for i in range(30)) if r is not None]
+
+    def messages(budget):
+        return list(shard_reader.collection_chunks(db, "metadata", chunk_bytes=budget))
+
+    whole, one_each = messages(1 << 20), messages(1)
+    for sent in (whole, one_each):
+        assert {kind for kind, _ in sent} == {"texts"}
+        assert [r for _, text in sent for r in json.loads(text)] == expected
+    assert len(whole) == 1
+    assert [len(json.loads(text)) for _, text in one_each] == [1] * len(expected)
+    db.close()
