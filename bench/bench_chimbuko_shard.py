@@ -14,6 +14,11 @@ beside the real shard's. Beside the seconds, the CPU seconds the load cost Neo4j
 (``neo4j_cpu_s``, when the server is the managed one of ``LINEAGE_HOME``) and this process
 with its children (``python_cpu_s``: the reader, the UnQLite child, the driver): on a
 shared machine they move less with its load than the seconds do.
+
+``--writes-alone``: after each load, the same stand-in's nodes and relationships read into
+memory first (untimed), then written into an emptied graph by the loader's writer alone,
+nodes then relationships, one thread (``writes_nodes_s``, ``writes_edges_s`` and their
+``..._neo4j_cpu_s``): what the load's writes cost without the reader beside them.
 """
 
 from __future__ import annotations
@@ -64,6 +69,8 @@ def prepare(size: int, folder: Path, options: dict) -> dict:
 
 def extra(ap) -> None:
     ap.add_argument("--old-stand-in", metavar="REV", help="also load REV's stand-in")
+    ap.add_argument("--writes-alone", action="store_true",
+                    help="also time the stand-in's writes without the reader")
 
 
 def neo4j_cpu_seconds() -> float | None:
@@ -93,6 +100,32 @@ def cpu_figures(lin, paths: list[str]) -> dict:
     return figures
 
 
+def writes_alone(lin, path: str) -> dict:
+    """The stand-in's nodes, then its relationships, written by the loader's writer into an
+    emptied graph from records read into memory first: seconds and Neo4j CPU seconds."""
+    from lineage.load.writer import Writer
+    from lineage.model.records import Node
+    from lineage.sources.base import LoadReport
+    from lineage.sources.chimbuko.mapping import parse_unqlite
+
+    records = list(parse_unqlite(Path(path), LoadReport(path, "chimbuko-unqlite")))
+    nodes = [r for r in records if isinstance(r, Node)]
+    edges = [r for r in records if not isinstance(r, Node)]
+    del records
+    lin.reset(force=True)
+    writer = Writer(lin.graph.driver, lin.graph.database)
+    out = {}
+    for name, step in (("nodes", lambda: writer.write_nodes(nodes, "bench:1")),
+                       ("edges", lambda: writer.write_edges(edges, "bench:1"))):
+        server = neo4j_cpu_seconds()
+        out[f"writes_{name}_s"], _ = harness.timed(step)
+        after = neo4j_cpu_seconds()
+        if server is not None and after is not None:
+            out[f"writes_{name}_neo4j_cpu_s"] = after - server
+    lin.reset(force=True)
+    return out
+
+
 def measure(size: int, prepared: dict) -> dict:
     stand_ins = {"new": prepared["new"]}
     if prepared.get("old_stand_in"):
@@ -115,6 +148,8 @@ def measure(size: int, prepared: dict) -> dict:
             if name == "new":  # what the graph holds, in the real shard's words
                 out.update({f"graph_{key.replace(' ', '_')}": lin.query(cypher)[0]["n"]
                             for key, cypher in GRAPH_COUNTS.items()})
+        if prepared.get("writes_alone"):
+            out.update(writes_alone(lin, stand_ins["new"]))
     if "seconds_old" in out:
         out["old_over_new"] = out["seconds_old"] / out["seconds_new"]
     return {"seconds": out["seconds_new"], **out}

@@ -20,7 +20,8 @@ EXPECTED = {
     "ancestry": ({"ms_width_4", "us_per_edge_width_4", "per_edge_widest_over_narrowest"},
                  {"ancestors_width_2": 13, "ancestors_width_4": 25}),  # 6 layers + the top
     "bp": ({"elements", "elements_per_s"}, {"inputs": 1}),
-    "chimbuko_shard": ({"seconds_new", "elements_new", "megabytes_new"}, {}),
+    "chimbuko_shard": ({"seconds_new", "elements_new", "megabytes_new", "writes_nodes_s",
+                        "writes_edges_s"}, {}),
     "claims": ({"seconds_big", "seconds_pair_load", "seconds_pair_unload", "claims_pair"},
                {"hub_runs": 3}),
     "cli_startup": ({"seconds_help", "seconds_cypher_list", "seconds_query", "seconds_stats"},
@@ -38,6 +39,8 @@ EXPECTED = {
     "watch": ({"seconds_latency_median", "seconds_latency_p95", "seconds_latency_max",
                "increments"}, {"lines": 40}),
 }
+#: Options a script's smoke run takes beside ``--smoke``, so that they run too.
+OPTIONS = {"chimbuko_shard": ["--writes-alone"]}
 #: Questions whose inputs derive from the real samples.
 FROM_SAMPLES = {"chimbuko_shard", "claims", "fleet", "samples", "secrets", "stampede_db"}
 SCRIPTS = sorted(BENCH.glob("bench_*.py"))
@@ -53,7 +56,8 @@ def test_every_script_is_one_question_here():
 def test_a_benchmark_runs_at_its_smallest_size(script, cli_env, tmp_path):
     question = script.stem.removeprefix("bench_")
     env = dict(cli_env, LINEAGE_CORPUS=str(SAMPLES.parent))
-    proc = subprocess.run([sys.executable, str(script), "--smoke", "--results", str(tmp_path)],
+    proc = subprocess.run([sys.executable, str(script), "--smoke", "--results", str(tmp_path),
+                           *OPTIONS.get(question, [])],
                           env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.startswith(f"{question} at size ")  # the answer first

@@ -238,11 +238,10 @@ class Writer:
                  node_ids: int = NODE_IDS_LIMIT, batch_inputs: bool = True):
         """Write to ``database`` of ``driver`` in batches of ``batch_size`` rows (by
         default BATCH_ROWS of nodes and EDGE_BATCH_ROWS of relationships);
-        ``fold_edges=False`` sends every edge record as a row of its own (as before edge
-        rows were folded; bench/bench_load.py measures the difference); ``node_ids``: how
-        many written nodes' ids to remember for relationship writes (0: none, every end
-        looked up by uid); ``batch_inputs=False``: every input is written on its own by this
-        writer's batches, none many to a transaction (:mod:`.fleet`)."""
+        ``fold_edges=False`` sends every edge record as a row of its own, unfolded;
+        ``node_ids``: how many written nodes' ids to remember for relationship writes (0:
+        none, every end looked up by uid); ``batch_inputs=False``: every input is written on
+        its own by this writer's batches, none many to a transaction (:mod:`.fleet`)."""
         self.driver = driver
         self.batch_inputs = batch_inputs
         self.database = database
