@@ -27,7 +27,7 @@ from .redact import redact_url
 from .humanize import is_epoch_column
 
 if TYPE_CHECKING:  # the pipeline and the writer are loaded by the calls that load or reset,
-    # so that a query from the command line does not import them (README: CLI start-up)
+    # so that a query from the command line does not import them (docs/performance.md, "Command-line start-up")
     from .load.pipeline import LoadResult, Progress
 
 

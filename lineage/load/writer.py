@@ -192,7 +192,8 @@ def _props(node_or_edge) -> dict:
 BATCH_ROWS = 2000
 
 #: Relationship rows per write transaction: their rows are small, and fewer commits made the
-#: relationships of the XGC-like shard faster to write (README: "The real shard, stood in for").
+#: relationships of the XGC-like shard faster to write (docs/performance.md, "The Chimbuko
+#: shard stand-in").
 EDGE_BATCH_ROWS = 10000
 
 #: A batch is sent when it holds this many bytes of text, whatever its row count (a few rows
