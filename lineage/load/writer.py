@@ -89,22 +89,34 @@ class WriteStats:
         self.unresolved_examples.extend(other.unresolved_examples[:max(room, 0)])
 
 
-def ensure_schema(driver: Driver, database: str | None = None) -> None:
-    """Create the model's constraints and indexes if they are missing (idempotent).
+def ensure_schema(driver: Driver, database: str | None = None) -> list[str]:
+    """Create the model's constraints and indexes that the database lacks (idempotent);
+    returns the names of those it created. One look at the names it holds first: a load
+    into a database whose schema is whole sends no schema command (there were about 35,
+    a third of a second of every one-file load).
 
     Schema commands take no parameters; names, labels and properties come from the model.
+
+    >>> ensure_schema(driver)        # a database the model's schema is already in  # doctest: +SKIP
+    []
     """
     spec = model.schema()
-    statements = [
-        f"CREATE CONSTRAINT {name} IF NOT EXISTS FOR (n:{label}) REQUIRE n.{prop} IS UNIQUE"
+    wanted = [
+        (name, f"CREATE CONSTRAINT {name} IF NOT EXISTS FOR (n:{label}) REQUIRE n.{prop} IS UNIQUE")
         for name, label, prop in spec.unique
     ] + [
-        f"CREATE INDEX {name} IF NOT EXISTS FOR (n:{label}) ON (n.{prop})"
+        (name, f"CREATE INDEX {name} IF NOT EXISTS FOR (n:{label}) ON (n.{prop})")
         for name, label, prop in spec.ranges
     ]
-    for statement in statements:
-        driver.execute_query(statement, database_=database)
+    held = {record["name"] for show in ("SHOW CONSTRAINTS YIELD name", "SHOW INDEXES YIELD name")
+            for record in driver.execute_query(show, database_=database).records}
+    created = []
+    for name, statement in wanted:
+        if name not in held:
+            driver.execute_query(statement, database_=database)
+            created.append(name)
     driver.execute_query("CALL db.awaitIndexes(300)", database_=database)
+    return created
 
 
 def _write_nodes(tx: ManagedTransaction, groups: dict[tuple[tuple[str, ...], bool], list[dict]],
