@@ -62,6 +62,30 @@ def test_unload_keeps_what_another_load_also_wrote(lin, tmp_path):
     assert graphcheck.of(lin) == both
 
 
+def test_a_load_after_its_unload_is_written_as_a_first_version(lin, monkeypatch):
+    """An unload leaves nothing of its load in the graph, so loading the input again has
+    nothing to release and counts its changes by its own uids: no pass over the graph."""
+    from lineage.load import loads
+
+    lin.load([sorted(XALT.glob("run.*.json"))[0]])  # another load's graph around it
+    [first] = lin.load([BD])
+    loaded = graphcheck.of(lin)
+    lin.unload(str(BD))
+
+    def over_the_graph(*args, **kwargs):
+        raise AssertionError("a pass over the whole graph")
+
+    monkeypatch.setattr(loads, "release", over_the_graph)
+    monkeypatch.setattr(loads, "changes", over_the_graph)
+    [again] = lin.load([BD])
+    assert again.status == "loaded" and again.changes == first.changes
+    assert again.changes["nodes"] > 50 and again.changes["nodes_removed"] == 0
+    assert graphcheck.of(lin) == loaded
+    [record] = lin.query("MATCH (l:Load {path: $p}) RETURN l.version AS version, "
+                         "l.status AS status", p=str(BD))
+    assert record == {"version": 2, "status": "loaded"}
+
+
 def test_reloading_a_changed_file_removes_what_it_no_longer_says(lin, tmp_path):
     copy = tmp_path / "run.bp"
     shutil.copy(BD, copy)

@@ -80,7 +80,7 @@ def batchable(path: Path, before: Previous, limit: int = FILE_BYTES) -> bool:
     """Whether the input at ``path`` may be written in a batch: a file smaller than
     ``limit`` that no load has stated anything of (its first version, or none left) and
     no write mark names (a load stopped while writing it may have left its tag)."""
-    if before.version != 0 or before.marked:
+    if not before.left_nothing or before.marked:
         return False
     try:
         return os.stat(path).st_size < limit

@@ -69,6 +69,19 @@ class Previous:
     #: a write mark is on its record: a writer is writing it, or was stopped while it did
     marked: bool = False
 
+    @property
+    def left_nothing(self) -> bool:
+        """Whether the graph holds nothing of an earlier version: none was loaded, or the
+        last one was unloaded (an unload takes its tag off every element). Such a version
+        is written as a first one: nothing to release, its changes asked by its uids.
+
+        >>> Previous().left_nothing, Previous(2, status="unloaded").left_nothing
+        (True, True)
+        >>> Previous(2, status="loaded").left_nothing
+        False
+        """
+        return self.version == 0 or self.status == "unloaded"
+
 
 def previous(driver: Driver, database: str | None, lid: str) -> Previous:
     """The last version, content digest and status recorded for load ``lid``."""

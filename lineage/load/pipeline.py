@@ -265,8 +265,9 @@ def _final_props(result: LoadResult, started: float, t0: float, options: LoadOpt
 
 
 def overlapping(item: Input, options: LoadOptions, before: "loads.Previous") -> bool:
-    """Whether ``item``'s nodes are written while it is read: the first version of its load
-    (nothing of an earlier one to clear first), a file of ``options.overlap_bytes`` or more.
+    """Whether ``item``'s nodes are written while it is read: the first version of its load,
+    or one after an unload (nothing of an earlier one to clear first), a file of
+    ``options.overlap_bytes`` or more.
 
     >>> item = Input(__file__, None, True)
     >>> overlapping(item, LoadOptions(overlap_bytes=0), loads.Previous())
@@ -275,7 +276,7 @@ def overlapping(item: Input, options: LoadOptions, before: "loads.Previous") -> 
     False
     """
     limit = options.overlap_bytes
-    if limit is None or before.version != 0 or is_url(item.path):
+    if limit is None or not before.left_nothing or is_url(item.path):
         return False
     try:
         return os.stat(item.path).st_size >= limit
@@ -343,11 +344,12 @@ def _write_version(writer: Writer, lid: str, before: "loads.Previous", spool: Sp
              if e.start not in cut_off and e.end not in cut_off), tag))
         _report_conflicts(driver, database, tag, report)
         result.report = report.summary()
-        # a first version has no earlier one to release, and what it changed is what it
-        # wrote, asked by its uids (a watched file's increments into a big graph)
-        released = loads.release(driver, database, lid, keep=tag) if before.version else {}
+        # a first version (or one after an unload) has no earlier one to release, and what
+        # it changed is what it wrote, asked by its uids (a watched file's increments into a
+        # big graph)
+        released = {} if before.left_nothing else loads.release(driver, database, lid, keep=tag)
         claims.collapse(driver, database, tag)
-        if before.version == 0 and not began and _small(spool):
+        if before.left_nothing and not began and _small(spool):
             uids = sorted({row[1] for row in spool.node_rows()})
             starts = sorted({row[1] for row in spool.edge_rows()})
             result.changes = loads.first_changes(driver, database, tag, uids, starts)
