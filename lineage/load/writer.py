@@ -91,9 +91,8 @@ class WriteStats:
 
 def ensure_schema(driver: Driver, database: str | None = None) -> list[str]:
     """Create the model's constraints and indexes that the database lacks (idempotent);
-    returns the names of those it created. One look at the names it holds first: a load
-    into a database whose schema is whole sends no schema command (there were about 35,
-    a third of a second of every one-file load).
+    returns the names of those it created. One look at the names it holds first, so a load
+    into a database whose schema is whole sends no schema command.
 
     Schema commands take no parameters; names, labels and properties come from the model.
 
