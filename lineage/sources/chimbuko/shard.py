@@ -16,8 +16,13 @@ A number with a fraction is the one Jx9 stored: Jx9 itself keeps 15 significant 
 a JSON number it parses (as Chimbuko's records arrive), and writes them back as it read
 them.
 
->>> probe_seconds.__name__, UNQLITE_PAGE
-('probe_seconds', 4096)
+>>> import unqlite
+>>> db = unqlite.UnQLite(":mem:")
+>>> metadata = db.collection("metadata")
+>>> metadata.create(), metadata.store({"descr": "rank", "value": 3})
+(True, 0)
+>>> list(collection_chunks(db, "metadata"))
+[('texts', '[{"descr":"rank","value":3,"__id":0}]')]
 """
 
 from __future__ import annotations
@@ -65,8 +70,11 @@ _INT64_MIN_AS_JX9_WRITES_IT = "-9223372036854775807"
 
 def _exact(text) -> bool:
     """Whether a record's JSON text says exactly what the database holds (see the module
-    docstring). >>> _exact('{"a":1}'), _exact(b'{"a":"\\xff"}')
-    (True, False)"""
+    docstring).
+
+    >>> _exact('{"a":1}'), _exact(b'{"a":"\\xff"}'), _exact('{"a":-9223372036854775807}')
+    (True, False, False)
+    """
     return isinstance(text, str) and _INT64_MIN_AS_JX9_WRITES_IT not in text
 
 
